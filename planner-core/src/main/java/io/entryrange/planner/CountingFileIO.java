@@ -1,0 +1,252 @@
+package io.entryrange.planner;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.InputFile;
+import org.apache.iceberg.io.OutputFile;
+import org.apache.iceberg.io.SeekableInputStream;
+import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
+
+/**
+ * A {@link FileIO} that counts, per path, the files opened, bytes read, read calls and
+ * non-sequential reads, and can add a fixed latency per open and per non-sequential read to act
+ * like an object store.
+ *
+ * <p>Why: redemption cost must be shown with deterministic numbers (tests) and with a plausible
+ * storage cost model (benchmarks), from the same wrapper. A read is non-sequential when it does
+ * not start where the previous read of the same stream ended; the first read of a fresh stream at
+ * position 0 is covered by the open.
+ *
+ * <p>Thread-safe: counters are {@link LongAdder}s in a concurrent map; streams are not shared.
+ */
+public final class CountingFileIO implements FileIO {
+  private final FileIO delegate;
+  private final long openLatencyNanos;
+  private final long seekLatencyNanos;
+  private final Map<String, PathCounters> counters = new ConcurrentHashMap<>();
+
+  public CountingFileIO(FileIO delegate) {
+    this(delegate, Duration.ZERO, Duration.ZERO);
+  }
+
+  /**
+   * @param delegate the real file system
+   * @param openLatency added to every {@link InputFile#newStream()}
+   * @param seekLatency added to every non-sequential read
+   */
+  public CountingFileIO(FileIO delegate, Duration openLatency, Duration seekLatency) {
+    Preconditions.checkArgument(delegate != null, "Invalid delegate FileIO: null");
+    Preconditions.checkArgument(
+        !openLatency.isNegative(), "Invalid open latency: %s", openLatency);
+    Preconditions.checkArgument(
+        !seekLatency.isNegative(), "Invalid seek latency: %s", seekLatency);
+    this.delegate = delegate;
+    this.openLatencyNanos = openLatency.toNanos();
+    this.seekLatencyNanos = seekLatency.toNanos();
+  }
+
+  /** The wrapped file system. */
+  public FileIO delegate() {
+    return delegate;
+  }
+
+  /** Counts for one path, zero when the path was never read. */
+  public IoCost costOf(String path) {
+    PathCounters pathCounters = counters.get(path);
+    return pathCounters == null ? IoCost.ZERO : pathCounters.snapshot();
+  }
+
+  /** Counts summed over every path read since the last {@link #reset()}. */
+  public IoCost total() {
+    return counters.values().stream().map(PathCounters::snapshot).reduce(IoCost.ZERO, IoCost::plus);
+  }
+
+  /** Paths opened since the last {@link #reset()}. */
+  public java.util.Set<String> openedPaths() {
+    return java.util.Set.copyOf(counters.keySet());
+  }
+
+  public void reset() {
+    counters.clear();
+  }
+
+  @Override
+  public InputFile newInputFile(String path) {
+    return new CountingInputFile(delegate.newInputFile(path));
+  }
+
+  @Override
+  public InputFile newInputFile(String path, long length) {
+    return new CountingInputFile(delegate.newInputFile(path, length));
+  }
+
+  @Override
+  public OutputFile newOutputFile(String path) {
+    return delegate.newOutputFile(path);
+  }
+
+  @Override
+  public void deleteFile(String path) {
+    delegate.deleteFile(path);
+  }
+
+  @Override
+  public Map<String, String> properties() {
+    return delegate.properties();
+  }
+
+  @Override
+  public void initialize(Map<String, String> properties) {
+    delegate.initialize(properties);
+  }
+
+  @Override
+  public void close() {
+    delegate.close();
+  }
+
+  private PathCounters countersFor(String path) {
+    return counters.computeIfAbsent(path, ignored -> new PathCounters());
+  }
+
+  private static void pause(long nanos) {
+    if (nanos > 0) {
+      try {
+        Thread.sleep(nanos / 1_000_000, (int) (nanos % 1_000_000));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /** Immutable counts; {@code seeks} are non-sequential reads. */
+  public record IoCost(long filesOpened, long bytesRead, long reads, long seeks) {
+    public static final IoCost ZERO = new IoCost(0, 0, 0, 0);
+
+    IoCost plus(IoCost other) {
+      return new IoCost(
+          filesOpened + other.filesOpened,
+          bytesRead + other.bytesRead,
+          reads + other.reads,
+          seeks + other.seeks);
+    }
+  }
+
+  private static final class PathCounters {
+    private final LongAdder opens = new LongAdder();
+    private final LongAdder bytes = new LongAdder();
+    private final LongAdder reads = new LongAdder();
+    private final LongAdder seeks = new LongAdder();
+
+    IoCost snapshot() {
+      return new IoCost(opens.sum(), bytes.sum(), reads.sum(), seeks.sum());
+    }
+  }
+
+  private final class CountingInputFile implements InputFile {
+    private final InputFile file;
+
+    CountingInputFile(InputFile file) {
+      this.file = file;
+    }
+
+    @Override
+    public long getLength() {
+      return file.getLength();
+    }
+
+    @Override
+    public SeekableInputStream newStream() {
+      PathCounters pathCounters = countersFor(file.location());
+      pathCounters.opens.increment();
+      pause(openLatencyNanos);
+      return new CountingStream(file.newStream(), pathCounters);
+    }
+
+    @Override
+    public String location() {
+      return file.location();
+    }
+
+    @Override
+    public boolean exists() {
+      return file.exists();
+    }
+  }
+
+  private final class CountingStream extends SeekableInputStream {
+    private final SeekableInputStream stream;
+    private final PathCounters pathCounters;
+    private long position = 0;
+    private long lastReadEnd = 0;
+
+    CountingStream(SeekableInputStream stream, PathCounters pathCounters) {
+      this.stream = stream;
+      this.pathCounters = pathCounters;
+    }
+
+    @Override
+    public long getPos() {
+      return position;
+    }
+
+    @Override
+    public void seek(long newPos) throws IOException {
+      stream.seek(newPos);
+      this.position = newPos;
+    }
+
+    @Override
+    public int read() throws IOException {
+      beforeRead();
+      int value = stream.read();
+      afterRead(value < 0 ? -1 : 1);
+      return value;
+    }
+
+    @Override
+    public int read(byte[] buffer, int offset, int length) throws IOException {
+      beforeRead();
+      int count = stream.read(buffer, offset, length);
+      afterRead(count);
+      return count;
+    }
+
+    @Override
+    public long skip(long count) throws IOException {
+      long skipped = stream.skip(count);
+      position += skipped;
+      return skipped;
+    }
+
+    @Override
+    public int available() throws IOException {
+      return stream.available();
+    }
+
+    @Override
+    public void close() throws IOException {
+      stream.close();
+    }
+
+    private void beforeRead() {
+      pathCounters.reads.increment();
+      if (position != lastReadEnd) {
+        pathCounters.seeks.increment();
+        pause(seekLatencyNanos);
+      }
+    }
+
+    private void afterRead(int count) {
+      if (count > 0) {
+        position += count;
+        pathCounters.bytes.add(count);
+      }
+      lastReadEnd = position;
+    }
+  }
+}

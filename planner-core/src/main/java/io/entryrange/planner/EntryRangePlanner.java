@@ -1,0 +1,106 @@
+package io.entryrange.planner;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.iceberg.ManifestFile;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableScan;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
+import org.apache.iceberg.rest.requests.PlanTableScanRequest;
+
+/**
+ * Plans scans as manifest entry ranges and redeems those ranges: the two calls the plan-task codec
+ * layer makes.
+ *
+ * <p>Planning reads the pinned snapshot's manifest list and only the manifests of the first batch.
+ * Redemption reads the manifest list and only the blocks of the batch's own manifests. Neither
+ * depends on anything but the table's metadata and the immutable files it names, so any replica
+ * answers the same after any restart. The block-index cache only saves repeated header walks.
+ *
+ * <p>Thread-safe.
+ */
+public final class EntryRangePlanner {
+  private final SliceRedeemer redeemer;
+
+  public EntryRangePlanner(ManifestIndexCache indexes) {
+    Preconditions.checkArgument(indexes != null, "Invalid manifest index cache: null");
+    this.redeemer = new SliceRedeemer(indexes);
+  }
+
+  /**
+   * Plans a scan: pins the current snapshot if the request names none, checks whether entry
+   * ranges apply, then cuts batches from manifest-list counts and redeems the first.
+   *
+   * @param io the file system to read through (a counting wrapper in tests and benchmarks)
+   * @param batchSize the most manifest entries per batch
+   * @param maxManifestsPerBatch the most ranges per batch, bounding plan-task size
+   */
+  public RangePlan plan(
+      Table table,
+      PlanTableScanRequest request,
+      FileIO io,
+      int batchSize,
+      int maxManifestsPerBatch) {
+    PlanTableScanRequest pinned = ScanRequests.pin(table, request);
+    if (ScanRequests.isIncremental(pinned)) {
+      return RangePlan.fallback(pinned, FallbackReason.INCREMENTAL_SCAN);
+    }
+    if (pinned.snapshotId() == null) {
+      return RangePlan.empty(pinned);
+    }
+    Snapshot snapshot = table.snapshot(pinned.snapshotId());
+    Preconditions.checkArgument(snapshot != null, "Invalid snapshot id: %s", pinned.snapshotId());
+    SnapshotManifests manifests = SnapshotManifests.load(snapshot, io);
+    Optional<FallbackReason> reason = FallbackCheck.reason(pinned, manifests);
+    if (reason.isPresent()) {
+      return RangePlan.fallback(pinned, reason.get());
+    }
+
+    TableScan scan = ScanRequests.toScan(table, pinned);
+    ManifestPruning pruning = new ManifestPruning(scan);
+    List<ManifestFile> kept = new ArrayList<>();
+    for (ManifestFile manifest : manifests.dataManifests()) {
+      if (pruning.test(manifest)) {
+        kept.add(manifest);
+      }
+    }
+    EntryBatches batches = new EntryBatches(kept, batchSize, maxManifestsPerBatch);
+    if (!batches.hasNext()) {
+      return RangePlan.empty(pinned);
+    }
+    PlanBatch firstBatch = batches.next();
+    RedeemedBatch first = redeemer.redeem(scan, manifests, firstBatch, io);
+    List<PlanBatch> later = new ArrayList<>();
+    batches.forEachRemaining(later::add);
+    return new RangePlan(pinned, Optional.empty(), Optional.of(firstBatch), first, later);
+  }
+
+  /**
+   * Redeems one batch of a pinned request.
+   *
+   * @throws InvalidBatchException when the snapshot is gone, now needs the fallback, or the batch
+   *     names anything outside the snapshot's data manifests and their entry counts; in that case
+   *     no manifest has been opened
+   */
+  public RedeemedBatch redeem(
+      Table table, PlanTableScanRequest pinned, PlanBatch batch, FileIO io) {
+    Preconditions.checkArgument(
+        pinned.snapshotId() != null && !ScanRequests.isIncremental(pinned),
+        "Invalid request, snapshot not pinned: %s",
+        pinned);
+    Snapshot snapshot = table.snapshot(pinned.snapshotId());
+    if (snapshot == null) {
+      throw new InvalidBatchException("Snapshot no longer exists: " + pinned.snapshotId());
+    }
+    SnapshotManifests manifests = SnapshotManifests.load(snapshot, io);
+    Optional<FallbackReason> reason = FallbackCheck.reason(pinned, manifests);
+    if (reason.isPresent()) {
+      throw new InvalidBatchException("Snapshot cannot be planned by entry ranges: " + reason.get());
+    }
+    batch.ranges().forEach(manifests::checkedManifest);
+    return redeemer.redeem(ScanRequests.toScan(table, pinned), manifests, batch, io);
+  }
+}

@@ -1,0 +1,111 @@
+package io.entryrange.planner;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.EntryRangeBridge;
+import org.apache.iceberg.ManifestFile;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
+
+/**
+ * Node-local, bounded caches of what is learned once per immutable manifest: its block index, and
+ * for v3 manifests the row-id offset at the start of each block.
+ *
+ * <p>Why a cache is safe here: a manifest path names immutable bytes, so an entry never goes stale
+ * and no replica needs another's. It only saves work; a cold replica computes the same values.
+ * Keys include the manifest length as a guard against a path being reused for other bytes.
+ *
+ * <p>Thread-safe. Concurrent misses on one manifest compute its index once.
+ */
+public final class ManifestIndexCache {
+  /** Default bound: about 64 MiB of block indexes and headers. */
+  public static final long DEFAULT_MAX_WEIGHT_BYTES = 64L << 20;
+
+  private final Cache<String, ManifestBlockIndex> blockIndexes;
+  private final Cache<String, long[]> rowIdOffsets;
+
+  public ManifestIndexCache() {
+    this(DEFAULT_MAX_WEIGHT_BYTES);
+  }
+
+  public ManifestIndexCache(long maxWeightBytes) {
+    Preconditions.checkArgument(maxWeightBytes >= 0, "Invalid cache weight: %s", maxWeightBytes);
+    this.blockIndexes =
+        Caffeine.newBuilder()
+            .maximumWeight(maxWeightBytes)
+            .<String, ManifestBlockIndex>weigher((key, index) -> index.weight())
+            .build();
+    this.rowIdOffsets =
+        Caffeine.newBuilder()
+            .maximumWeight(maxWeightBytes / 4)
+            .<String, long[]>weigher((key, offsets) -> 8 * offsets.length + 32)
+            .build();
+  }
+
+  /** Drops everything, to measure cold redemptions. */
+  public void invalidateAll() {
+    blockIndexes.invalidateAll();
+    rowIdOffsets.invalidateAll();
+  }
+
+  ManifestBlockIndex blockIndex(ManifestFile manifest, FileIO io) {
+    return blockIndexes.get(
+        key(manifest), ignored -> ManifestBlockIndex.read(io.newInputFile(manifest)));
+  }
+
+  /**
+   * For each block, the sum of {@code record_count} over the live entries before it that inherit
+   * their first row id. Decodes the whole manifest once (record count and first row id only), and
+   * adds the entries it decoded to {@code decoded} when this call is the one that computed them.
+   */
+  long[] rowIdOffsets(
+      ManifestFile manifest,
+      ManifestBlockIndex index,
+      FileIO io,
+      Map<Integer, PartitionSpec> specs,
+      LongAdder decoded) {
+    return rowIdOffsets.get(
+        key(manifest), ignored -> computeRowIdOffsets(manifest, index, io, specs, decoded));
+  }
+
+  private static long[] computeRowIdOffsets(
+      ManifestFile manifest,
+      ManifestBlockIndex index,
+      FileIO io,
+      Map<Integer, PartitionSpec> specs,
+      LongAdder decoded) {
+    long[] offsets = new long[index.blockCount()];
+    int block = 0;
+    long inherited = 0;
+    try (CloseableIterable<DataFile> files =
+        EntryRangeBridge.storedRowIds(new SlicedManifest(manifest, null), io, specs)) {
+      for (DataFile file : files) {
+        while (block + 1 < offsets.length && index.firstEntry(block + 1) <= file.pos()) {
+          block += 1;
+          offsets[block] = inherited;
+        }
+        if (file.firstRowId() == null) {
+          inherited += file.recordCount();
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    for (int rest = block + 1; rest < offsets.length; rest += 1) {
+      offsets[rest] = inherited;
+    }
+    decoded.add(index.entryCount());
+    return offsets;
+  }
+
+  private static String key(ManifestFile manifest) {
+    return manifest.length() + ":" + manifest.path();
+  }
+}

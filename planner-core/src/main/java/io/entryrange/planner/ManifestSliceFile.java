@@ -1,0 +1,132 @@
+package io.entryrange.planner;
+
+import java.io.IOException;
+import org.apache.iceberg.io.InputFile;
+import org.apache.iceberg.io.SeekableInputStream;
+import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
+
+/**
+ * A manifest presented as a smaller, valid Avro file: the real file's header followed by a
+ * contiguous run of its blocks.
+ *
+ * <p>Why: every Avro block is self-contained (entry count, size, compressed body, the file's sync
+ * marker), so header plus any run of whole blocks is itself a well-formed container file. Handing
+ * that to Iceberg's own {@code ManifestReader} reuses all of its decoding, projection, filtering,
+ * metadata inheritance and row-id assignment, while reading only the bytes of the needed blocks.
+ * The location stays the real manifest's, so entries carry the real manifest location.
+ *
+ * <p>The header comes from the cached {@link ManifestBlockIndex}; only the block bytes are read
+ * from storage, through one stream opened on first use.
+ */
+final class ManifestSliceFile implements InputFile {
+  private final InputFile manifest;
+  private final byte[] header;
+  private final long bodyStart;
+  private final long bodyEnd;
+
+  ManifestSliceFile(InputFile manifest, byte[] header, long bodyStart, long bodyEnd) {
+    Preconditions.checkArgument(
+        bodyStart >= header.length && bodyStart <= bodyEnd,
+        "Invalid slice [%s, %s) of %s",
+        bodyStart,
+        bodyEnd,
+        manifest.location());
+    this.manifest = manifest;
+    this.header = header;
+    this.bodyStart = bodyStart;
+    this.bodyEnd = bodyEnd;
+  }
+
+  @Override
+  public long getLength() {
+    return header.length + (bodyEnd - bodyStart);
+  }
+
+  @Override
+  public SeekableInputStream newStream() {
+    return new SliceStream();
+  }
+
+  @Override
+  public String location() {
+    return manifest.location();
+  }
+
+  @Override
+  public boolean exists() {
+    return true;
+  }
+
+  /** Maps virtual positions to the header in memory or to the real file's block bytes. */
+  private final class SliceStream extends SeekableInputStream {
+    private long position = 0;
+    private SeekableInputStream body = null;
+    private long bodyPosition = -1;
+
+    @Override
+    public long getPos() {
+      return position;
+    }
+
+    @Override
+    public void seek(long newPos) {
+      Preconditions.checkArgument(
+          newPos >= 0 && newPos <= getLength(), "Invalid seek position: %s", newPos);
+      this.position = newPos;
+    }
+
+    @Override
+    public int read() throws IOException {
+      byte[] one = new byte[1];
+      int read = read(one, 0, 1);
+      return read < 0 ? -1 : one[0] & 0xFF;
+    }
+
+    @Override
+    public int read(byte[] buffer, int offset, int length) throws IOException {
+      if (length == 0) {
+        return 0;
+      }
+      long remaining = getLength() - position;
+      if (remaining <= 0) {
+        return -1;
+      }
+      int wanted = (int) Math.min(length, remaining);
+      int read;
+      if (position < header.length) {
+        read = Math.min(wanted, header.length - (int) position);
+        System.arraycopy(header, (int) position, buffer, offset, read);
+      } else {
+        read = readBody(buffer, offset, wanted);
+      }
+      if (read > 0) {
+        position += read;
+      }
+      return read;
+    }
+
+    private int readBody(byte[] buffer, int offset, int length) throws IOException {
+      long target = bodyStart + (position - header.length);
+      if (body == null) {
+        body = manifest.newStream();
+        bodyPosition = 0;
+      }
+      if (bodyPosition != target) {
+        body.seek(target);
+        bodyPosition = target;
+      }
+      int read = body.read(buffer, offset, length);
+      if (read > 0) {
+        bodyPosition += read;
+      }
+      return read;
+    }
+
+    @Override
+    public void close() throws IOException {
+      if (body != null) {
+        body.close();
+      }
+    }
+  }
+}

@@ -1,0 +1,67 @@
+package io.entryrange.planner;
+
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableScan;
+import org.apache.iceberg.rest.requests.PlanTableScanRequest;
+
+/**
+ * Turns a REST scan request into an Iceberg {@link TableScan}, the same way for planning,
+ * redemption and the reference comparison, so all three mean the same scan.
+ */
+public final class ScanRequests {
+  private ScanRequests() {}
+
+  /** True for a request that names a start/end snapshot pair, which the client plans locally. */
+  public static boolean isIncremental(PlanTableScanRequest request) {
+    return request.startSnapshotId() != null || request.endSnapshotId() != null;
+  }
+
+  /**
+   * The request with the table's current snapshot pinned, unless it already names one, is
+   * incremental, or the table has no snapshot. Why: a plan task must keep meaning the same files
+   * after later commits.
+   */
+  public static PlanTableScanRequest pin(Table table, PlanTableScanRequest request) {
+    Snapshot current = table.currentSnapshot();
+    if (request.snapshotId() != null || isIncremental(request) || current == null) {
+      return request;
+    }
+    return withSnapshot(request, current.snapshotId());
+  }
+
+  /** A copy of the request naming {@code snapshotId}. */
+  public static PlanTableScanRequest withSnapshot(PlanTableScanRequest request, long snapshotId) {
+    return PlanTableScanRequest.builder()
+        .withSnapshotId(snapshotId)
+        .withSelect(request.select())
+        .withFilter(request.filter())
+        .withCaseSensitive(request.caseSensitive())
+        .withUseSnapshotSchema(request.useSnapshotSchema())
+        .withStatsFields(request.statsFields())
+        .withMinRowsRequested(request.minRowsRequested())
+        .build();
+  }
+
+  /**
+   * A non-incremental scan configured from the request: snapshot, select, filter, stats fields and
+   * case sensitivity, as Iceberg's reference handler does. {@code min-rows-requested} is a hint the
+   * spec lets a server ignore; it is carried in plan tasks but never trims the plan.
+   */
+  public static TableScan toScan(Table table, PlanTableScanRequest request) {
+    TableScan scan = table.newScan();
+    if (request.snapshotId() != null) {
+      scan = scan.useSnapshot(request.snapshotId());
+    }
+    if (request.select() != null) {
+      scan = scan.select(request.select());
+    }
+    if (request.filter() != null) {
+      scan = scan.filter(request.filter());
+    }
+    if (request.statsFields() != null) {
+      scan = scan.includeColumnStats(request.statsFields());
+    }
+    return scan.caseSensitive(request.caseSensitive());
+  }
+}

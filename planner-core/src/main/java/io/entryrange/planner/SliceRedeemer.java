@@ -1,0 +1,88 @@
+package io.entryrange.planner;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
+import org.apache.iceberg.EntryRangeBridge;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.ManifestFile;
+import org.apache.iceberg.TableScan;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.InputFile;
+
+/**
+ * Redeems one batch by reading only the Avro blocks that overlap its ranges, through Iceberg's own
+ * manifest reader and task builder.
+ *
+ * <p>For each range: find the blocks holding its first and last entry in the cached block index,
+ * present header plus those blocks as a small Avro file, shift the v3 first row id to the first
+ * block, and keep only entries whose absolute position falls inside the range. Cost: the blocks
+ * that overlap the range, at most one block's worth of entries decoded on each side of it,
+ * wherever the range sits in the manifest.
+ */
+final class SliceRedeemer {
+  private final ManifestIndexCache indexes;
+
+  SliceRedeemer(ManifestIndexCache indexes) {
+    this.indexes = indexes;
+  }
+
+  RedeemedBatch redeem(TableScan scan, SnapshotManifests manifests, PlanBatch batch, FileIO io) {
+    LongAdder decoded = new LongAdder();
+    Map<String, InputFile> slices = new HashMap<>();
+    Map<String, Window> windows = new HashMap<>();
+    List<ManifestFile> sliced = new ArrayList<>();
+    for (EntryRange range : batch.ranges()) {
+      ManifestFile manifest = manifests.checkedManifest(range);
+      ManifestBlockIndex index = indexes.blockIndex(manifest, io);
+      if (index.entryCount() != SnapshotManifests.entryCount(manifest)) {
+        throw new IllegalStateException(
+            "Manifest list counts disagree with the manifest's blocks: " + manifest.path());
+      }
+      int first = index.blockOf(range.start());
+      int last = index.blockOf(range.end() - 1);
+      slices.put(
+          manifest.path(),
+          new ManifestSliceFile(
+              io.newInputFile(manifest),
+              index.header(),
+              index.blockOffset(first),
+              index.blockEnd(last)));
+      Long firstRowId = manifest.firstRowId();
+      if (firstRowId != null) {
+        long[] offsets =
+            indexes.rowIdOffsets(manifest, index, io, EntryRangeBridge.specs(scan), decoded);
+        firstRowId += offsets[first];
+      }
+      sliced.add(new SlicedManifest(manifest, firstRowId));
+      windows.put(manifest.path(), new Window(range.start(), range.end(), index.firstEntry(first)));
+      decoded.add(index.entriesIn(first, last));
+    }
+
+    List<FileScanTask> tasks = new ArrayList<>();
+    try (CloseableIterable<FileScanTask> planned =
+        EntryRangeBridge.planFiles(
+            scan,
+            new SliceFileIO(slices),
+            sliced,
+            (location, pos) -> windows.get(location).sliceBase() + pos,
+            (location, pos) -> windows.get(location).contains(pos))) {
+      planned.forEach(tasks::add);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return new RedeemedBatch(tasks, decoded.sum());
+  }
+
+  /** An absolute range and the absolute position of the slice's first entry. */
+  private record Window(long start, long end, long sliceBase) {
+    boolean contains(long absolute) {
+      return absolute >= start && absolute < end;
+    }
+  }
+}

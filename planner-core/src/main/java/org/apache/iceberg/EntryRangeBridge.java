@@ -1,0 +1,96 @@
+package org.apache.iceberg;
+
+import java.util.List;
+import java.util.Map;
+import java.util.function.BiPredicate;
+import java.util.function.ToLongBiFunction;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
+
+/**
+ * The one place this project reaches into Iceberg's package-private planner.
+ *
+ * <p>Why: to return exactly what {@code planFiles()} returns, redemption runs Iceberg's own {@code
+ * ManifestGroup} configured from the caller's scan the same way {@code DataTableScan} configures it
+ * (columns, stats columns, filter, schemas, specs, residuals), only over sliced manifests and with
+ * an entry-position predicate. Those pieces are package-private, as are the scan's accessors and
+ * the uncommitted-manifest reader used for raw v3 row ids, so this class lives in Iceberg's
+ * package, as Iceberg's own Spark module does for the same reason. Keep it this small.
+ */
+public final class EntryRangeBridge {
+  /**
+   * {@code BaseFile}'s internal slot for {@code pos()}. A slice's reader counts positions from the
+   * slice's first entry; writing the absolute position back keeps {@code pos()} meaning what it
+   * means in {@code planFiles()}. The differential tests compare positions, so a change in this
+   * slot fails them.
+   */
+  private static final int FILE_ORDINAL_SLOT = 21;
+
+  private EntryRangeBridge() {}
+
+  /** The specs the scan binds files with (rebound to the snapshot schema on time travel). */
+  public static Map<Integer, PartitionSpec> specs(TableScan scan) {
+    return dataScan(scan).specs();
+  }
+
+  /**
+   * Plans data manifests the way {@code DataTableScan.doPlanFiles} does, without delete manifests,
+   * keeping only entries for which {@code keep.test(manifestLocation, absolutePos)} holds.
+   *
+   * @param toAbsolute maps a manifest location and a position as read to the entry's position in
+   *     the whole manifest
+   */
+  public static CloseableIterable<FileScanTask> planFiles(
+      TableScan scan,
+      FileIO io,
+      List<ManifestFile> dataManifests,
+      ToLongBiFunction<String, Long> toAbsolute,
+      BiPredicate<String, Long> keep) {
+    DataTableScan configured = dataScan(scan);
+    ManifestGroup group =
+        new ManifestGroup(io, dataManifests, List.of())
+            .caseSensitive(configured.isCaseSensitive())
+            .select(configured.scanColumns())
+            .filterData(configured.filter())
+            .schemasById(configured.schemas())
+            .specsById(configured.specs())
+            .ignoreDeleted()
+            .columnsToKeepStats(configured.columnsToKeepStats())
+            .filterManifestEntries(entry -> keepAt(entry, toAbsolute, keep));
+    if (configured.shouldIgnoreResiduals()) {
+      group = group.ignoreResiduals();
+    }
+    return group.planFiles();
+  }
+
+  /**
+   * Live data files of a manifest with their stored {@code first_row_id}, null where the entry
+   * inherits one. Read as an uncommitted manifest so the reader neither assigns nor clears ids.
+   */
+  public static CloseableIterable<DataFile> storedRowIds(
+      ManifestFile manifestWithoutFirstRowId, FileIO io, Map<Integer, PartitionSpec> specsById) {
+    Preconditions.checkArgument(
+        manifestWithoutFirstRowId.firstRowId() == null,
+        "Invalid manifest, first row id must be cleared: %s",
+        manifestWithoutFirstRowId.path());
+    return ManifestFiles.read(manifestWithoutFirstRowId, io, specsById, false)
+        .select(List.of("record_count", "first_row_id"));
+  }
+
+  private static boolean keepAt(
+      ManifestEntry<DataFile> entry,
+      ToLongBiFunction<String, Long> toAbsolute,
+      BiPredicate<String, Long> keep) {
+    String location = entry.file().manifestLocation();
+    long absolute = toAbsolute.applyAsLong(location, entry.file().pos());
+    ((BaseFile<?>) entry.file()).internalSet(FILE_ORDINAL_SLOT, absolute);
+    return keep.test(location, absolute);
+  }
+
+  private static DataTableScan dataScan(TableScan scan) {
+    Preconditions.checkArgument(
+        scan instanceof DataTableScan, "Invalid scan, not a data table scan: %s", scan);
+    return (DataTableScan) scan;
+  }
+}

@@ -1,0 +1,243 @@
+package io.entryrange.planner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.stream.Stream;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.ManifestFile;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.rest.requests.PlanTableScanRequest;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Planner-core's own differential and cost tests on small in-memory tables with DELETED entries,
+ * a duplicate path, tiny manifests and v1/v2/v3 metadata. The fixtures module runs the same
+ * comparison over every generated shape at scale.
+ */
+class EntryRangePlannerTest {
+  private static final Map<Integer, Table> TABLES = new java.util.HashMap<>();
+
+  @BeforeAll
+  static void createTables() {
+    for (int version = 1; version <= 3; version += 1) {
+      TABLES.put(version, trickyTable(version));
+    }
+  }
+
+  /** 60 + 50 files, five 3-file commits, two deletes, an overwrite and a duplicate path. */
+  static Table trickyTable(int formatVersion) {
+    Table table = TestTables.create("tricky_v" + formatVersion, formatVersion, Map.of());
+    SplittableRandom random = new SplittableRandom(7);
+    List<DataFile> files = new ArrayList<>();
+    for (int id = 0; id < 130; id += 1) {
+      files.add(TestTables.dataFile(table, id, random));
+    }
+    appendAll(table, files.subList(0, 60));
+    appendAll(table, files.subList(60, 110));
+    for (int commit = 0; commit < 5; commit += 1) {
+      appendAll(table, files.subList(110 + 3 * commit, 113 + 3 * commit));
+    }
+    table.newDelete().deleteFile(files.get(5)).deleteFile(files.get(70)).commit();
+    table.newOverwrite().deleteFile(files.get(111)).addFile(files.get(125)).commit();
+    table.newFastAppend().appendFile(files.get(10)).commit();
+    return table;
+  }
+
+  private static void appendAll(Table table, List<DataFile> files) {
+    var append = table.newFastAppend();
+    files.forEach(append::appendFile);
+    append.commit();
+  }
+
+  static Stream<Arguments> filters() {
+    return Stream.of(
+        Arguments.of("alwaysTrue", Expressions.alwaysTrue(), true),
+        Arguments.of("partition equality", Expressions.equal("category", "beta"), true),
+        Arguments.of(
+            "partition range",
+            Expressions.greaterThanOrEqual(
+                "ts", "2026-08-02T00:00:00+00:00"),
+            true),
+        Arguments.of("stats only", Expressions.greaterThan("value", 900), true),
+        Arguments.of("in", Expressions.in("category", "alpha", "delta"), true),
+        Arguments.of("not", Expressions.not(Expressions.equal("category", "alpha")), true),
+        Arguments.of("isNull", Expressions.isNull("value"), true),
+        Arguments.of("notNull", Expressions.notNull("category"), true),
+        Arguments.of("startsWith", Expressions.startsWith("category", "ga"), true),
+        Arguments.of("case-insensitive", Expressions.equal("CATEGORY", "gamma"), false),
+        Arguments.of("prunes everything", Expressions.equal("category", "zzz"), true),
+        Arguments.of(
+            "id range and category",
+            Expressions.and(
+                Expressions.lessThan("id", 4_000L), Expressions.notEqual("category", "beta")),
+            true));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("filters")
+  void unionOfBatchesEqualsPlanFiles(String name, Expression filter, boolean caseSensitive) {
+    for (int version = 1; version <= 3; version += 1) {
+      Table table = TABLES.get(version);
+      for (List<String> select : java.util.Arrays.asList(null, List.of("id", "category"))) {
+        for (List<String> stats : java.util.Arrays.asList(null, List.of("id", "value"))) {
+          PlanTableScanRequest request =
+              PlanTableScanRequest.builder()
+                  .withFilter(filter)
+                  .withCaseSensitive(caseSensitive)
+                  .withSelect(select)
+                  .withStatsFields(stats)
+                  .build();
+          for (int batchSize : new int[] {1, 7, 100, 10_000}) {
+            assertMatchesIceberg(table, request, batchSize, "v" + version + " " + name);
+          }
+        }
+      }
+    }
+  }
+
+  private static void assertMatchesIceberg(
+      Table table, PlanTableScanRequest request, int batchSize, String description) {
+    EntryRangePlanner planner = new EntryRangePlanner(new ManifestIndexCache());
+    RangePlan plan = planner.plan(table, request, table.io(), batchSize, 64);
+    assertThat(plan.fallback()).isEmpty();
+    List<FileScanTask> tasks = new ArrayList<>(plan.first().tasks());
+    for (PlanBatch batch : plan.laterBatches()) {
+      RedeemedBatch redeemed = planner.redeem(table, plan.request(), batch, table.io());
+      assertThat(redeemed.tasks().size()).isLessThanOrEqualTo(batchSize);
+      tasks.addAll(redeemed.tasks());
+    }
+    PlanTableScanRequest pinned = plan.request();
+    assertThat(TaskJson.of(tasks))
+        .as("%s, batch size %s", description, batchSize)
+        .isEqualTo(TaskJson.reference(table, pinned));
+    assertThat(entryIds(tasks))
+        .as("(manifest, position) of each task, %s", description)
+        .doesNotHaveDuplicates()
+        .containsExactlyInAnyOrderElementsOf(entryIds(referenceTasks(table, pinned)));
+  }
+
+  static List<String> entryIds(List<FileScanTask> tasks) {
+    return tasks.stream().map(t -> t.file().manifestLocation() + "#" + t.file().pos()).toList();
+  }
+
+  static List<FileScanTask> referenceTasks(Table table, PlanTableScanRequest request) {
+    List<FileScanTask> tasks = new ArrayList<>();
+    ScanRequests.toScan(table, request).planFiles().forEach(tasks::add);
+    return tasks;
+  }
+
+  /** The manifest list may already be cached by the Snapshot object; manifests never are. */
+  private static void assertOpenedOnly(Table table, CountingFileIO io, PlanBatch batch) {
+    List<String> manifests = batch.ranges().stream().map(EntryRange::manifest).toList();
+    List<String> allowed = new ArrayList<>(manifests);
+    allowed.add(table.currentSnapshot().manifestListLocation());
+    assertThat(io.openedPaths()).as("%s", batch).containsAll(manifests).isSubsetOf(allowed);
+  }
+
+  @Test
+  void planOpensTheManifestListAndOnlyTheFirstBatchsManifests() {
+    Table table = TABLES.get(2);
+    CountingFileIO io = new CountingFileIO(table.io());
+    EntryRangePlanner planner = new EntryRangePlanner(new ManifestIndexCache());
+
+    RangePlan plan = planner.plan(table, PlanTableScanRequest.builder().build(), io, 20, 64);
+
+    assertThat(plan.laterBatches()).isNotEmpty();
+    assertOpenedOnly(table, io, plan.firstBatch().orElseThrow());
+  }
+
+  @Test
+  void redemptionOpensOnlyItsOwnManifests() {
+    Table table = TABLES.get(2);
+    EntryRangePlanner planner = new EntryRangePlanner(new ManifestIndexCache());
+    RangePlan plan =
+        planner.plan(table, PlanTableScanRequest.builder().build(), table.io(), 20, 64);
+    for (PlanBatch batch : plan.laterBatches()) {
+      CountingFileIO io = new CountingFileIO(table.io());
+      planner.redeem(table, plan.request(), batch, io);
+      assertOpenedOnly(table, io, batch);
+    }
+  }
+
+  @Test
+  void rejectsForeignManifestsWithoutOpeningThem() {
+    Table table = TABLES.get(2);
+    Table other = TABLES.get(3);
+    EntryRangePlanner planner = new EntryRangePlanner(new ManifestIndexCache());
+    PlanTableScanRequest pinned = ScanRequests.pin(table, PlanTableScanRequest.builder().build());
+    String foreign = other.currentSnapshot().dataManifests(other.io()).get(0).path();
+    CountingFileIO io = new CountingFileIO(table.io());
+
+    assertThatThrownBy(
+            () ->
+                planner.redeem(
+                    table, pinned, new PlanBatch(List.of(new EntryRange(foreign, 0, 1))), io))
+        .isInstanceOf(InvalidBatchException.class)
+        .hasMessageContaining(foreign);
+    assertThat(io.costOf(foreign)).isEqualTo(CountingFileIO.IoCost.ZERO);
+
+    ManifestFile own = table.currentSnapshot().dataManifests(table.io()).get(0);
+    long count = own.addedFilesCount() + own.existingFilesCount() + own.deletedFilesCount();
+    assertThatThrownBy(
+            () ->
+                planner.redeem(
+                    table,
+                    pinned,
+                    new PlanBatch(List.of(new EntryRange(own.path(), count - 1, count + 1))),
+                    io))
+        .isInstanceOf(InvalidBatchException.class)
+        .hasMessageContaining("Range past");
+    assertThat(io.costOf(own.path())).isEqualTo(CountingFileIO.IoCost.ZERO);
+
+    PlanTableScanRequest gone = ScanRequests.withSnapshot(pinned, 12345L);
+    assertThatThrownBy(
+            () ->
+                planner.redeem(
+                    table, gone, new PlanBatch(List.of(new EntryRange(own.path(), 0, 1))), io))
+        .isInstanceOf(InvalidBatchException.class)
+        .hasMessageContaining("12345");
+  }
+
+  @Test
+  void emptyTablePlansNothing() {
+    Table table = TestTables.create("empty", 2, Map.of());
+    RangePlan plan =
+        new EntryRangePlanner(new ManifestIndexCache())
+            .plan(table, PlanTableScanRequest.builder().build(), table.io(), 10, 64);
+    assertThat(plan.fallback()).isEmpty();
+    assertThat(plan.first().tasks()).isEmpty();
+    assertThat(plan.laterBatches()).isEmpty();
+    assertThat(plan.request().snapshotId()).isNull();
+  }
+
+  @Test
+  void incrementalRequestsFallBack() {
+    Table table = TABLES.get(2);
+    long first = table.history().get(0).snapshotId();
+    long last = table.currentSnapshot().snapshotId();
+    RangePlan plan =
+        new EntryRangePlanner(new ManifestIndexCache())
+            .plan(
+                table,
+                PlanTableScanRequest.builder()
+                    .withStartSnapshotId(first)
+                    .withEndSnapshotId(last)
+                    .build(),
+                table.io(),
+                10,
+                64);
+    assertThat(plan.fallback()).contains(FallbackReason.INCREMENTAL_SCAN);
+  }
+}

@@ -1,0 +1,133 @@
+package io.entryrange.planner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.ManifestFile;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.rest.requests.PlanTableScanRequest;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Deterministic cost of reading a slice of one large manifest (58,000 entries, about 280 Avro
+ * blocks), counted through {@link CountingFileIO}; and exact v3 row ids for slices that start deep
+ * inside it.
+ *
+ * <p>The byte bound is for v2: a v3 manifest whose entries inherit row ids is decoded once per
+ * node, the first time any slice of it is redeemed, to learn the row-id offset of each block; the
+ * v3 test checks that later redemptions read only their blocks.
+ */
+class SliceCostTest {
+  private static final int ENTRIES = 58_000;
+  private static Table table;
+  private static ManifestFile manifest;
+  private static Table v3Table;
+  private static ManifestFile v3Manifest;
+
+  @BeforeAll
+  static void createTables() {
+    table = TestTables.create("large_v2", 2, Map.of());
+    TestTables.appendOneManifest(table, 2, ENTRIES, 11);
+    manifest = onlyManifest(table);
+    v3Table = TestTables.create("large_v3", 3, Map.of());
+    TestTables.appendOneManifest(v3Table, 3, ENTRIES, 12);
+    v3Manifest = onlyManifest(v3Table);
+    assertThat(v3Manifest.firstRowId()).isNotNull();
+  }
+
+  private static ManifestFile onlyManifest(Table source) {
+    List<ManifestFile> manifests = source.currentSnapshot().dataManifests(source.io());
+    assertThat(manifests).hasSize(1);
+    assertThat(manifests.get(0).addedFilesCount()).isEqualTo(ENTRIES);
+    return manifests.get(0);
+  }
+
+  private static PlanBatch batch(long start, long end) {
+    return batch(manifest, start, end);
+  }
+
+  private static PlanBatch batch(ManifestFile of, long start, long end) {
+    return new PlanBatch(List.of(new EntryRange(of.path(), start, end)));
+  }
+
+  private static PlanTableScanRequest pinned() {
+    return pinned(table);
+  }
+
+  private static PlanTableScanRequest pinned(Table of) {
+    return ScanRequests.pin(of, PlanTableScanRequest.builder().build());
+  }
+
+  @Test
+  void lastHundredEntriesReadUnderFivePercentOfTheManifest() {
+    ManifestIndexCache cache = new ManifestIndexCache();
+    EntryRangePlanner planner = new EntryRangePlanner(cache);
+    CountingFileIO io = new CountingFileIO(table.io());
+
+    RedeemedBatch cold = planner.redeem(table, pinned(), batch(ENTRIES - 100, ENTRIES), io);
+
+    ManifestBlockIndex index = cache.blockIndex(manifest, io);
+    long largestBlock = 0;
+    for (int block = 0; block < index.blockCount(); block += 1) {
+      largestBlock = Math.max(largestBlock, index.entriesIn(block, block));
+    }
+    assertThat(index.blockCount()).isGreaterThan(100);
+    assertThat(cold.tasks()).hasSize(100);
+    CountingFileIO.IoCost cost = io.costOf(manifest.path());
+    assertThat(cost.bytesRead())
+        .as("bytes read of a %s-byte manifest, cold", manifest.length())
+        .isLessThan(manifest.length() / 20);
+    assertThat(cold.entriesDecoded() - 100).isLessThanOrEqualTo(2 * largestBlock);
+
+    io.reset();
+    RedeemedBatch warm = planner.redeem(table, pinned(), batch(ENTRIES - 100, ENTRIES), io);
+    assertThat(TaskJson.of(warm.tasks())).isEqualTo(TaskJson.of(cold.tasks()));
+    assertThat(io.costOf(manifest.path()).bytesRead())
+        .as("warm: only the blocks themselves")
+        .isLessThan(cost.bytesRead())
+        .isLessThanOrEqualTo(index.blockEnd(index.blockCount() - 1) - index.blockOffset(index.blockOf(ENTRIES - 100)));
+  }
+
+  @Test
+  void costDoesNotGrowWithThePositionOfTheSlice() {
+    ManifestIndexCache cache = new ManifestIndexCache();
+    EntryRangePlanner planner = new EntryRangePlanner(cache);
+    CountingFileIO io = new CountingFileIO(table.io());
+    planner.redeem(table, pinned(), batch(0, 100), io);
+    List<Long> bytes = new ArrayList<>();
+    for (long start : new long[] {0, 29_000, ENTRIES - 100}) {
+      io.reset();
+      planner.redeem(table, pinned(), batch(start, start + 100), io);
+      bytes.add(io.costOf(manifest.path()).bytesRead());
+    }
+    long smallest = bytes.stream().mapToLong(Long::longValue).min().orElseThrow();
+    assertThat(bytes).allSatisfy(read -> assertThat(read).isLessThanOrEqualTo(3 * smallest));
+  }
+
+  @Test
+  void rowIdsMatchPlanFilesDeepInsideAV3Manifest() {
+    EntryRangePlanner planner = new EntryRangePlanner(new ManifestIndexCache());
+    List<FileScanTask> reference = EntryRangePlannerTest.referenceTasks(v3Table, pinned(v3Table));
+    for (long start : new long[] {ENTRIES - 7, 0, 211, 12_345, 30_000}) {
+      long end = Math.min(ENTRIES, start + 150);
+      CountingFileIO io = new CountingFileIO(v3Table.io());
+      RedeemedBatch redeemed =
+          planner.redeem(v3Table, pinned(v3Table), batch(v3Manifest, start, end), io);
+      if (start != ENTRIES - 7) {
+        assertThat(io.costOf(v3Manifest.path()).bytesRead())
+            .as("row-id offsets are computed once per manifest")
+            .isLessThan(v3Manifest.length() / 20);
+      }
+      List<FileScanTask> expected =
+          reference.stream().filter(t -> t.file().pos() >= start && t.file().pos() < end).toList();
+      assertThat(redeemed.tasks()).hasSize((int) (end - start));
+      assertThat(TaskJson.of(redeemed.tasks())).isEqualTo(TaskJson.of(expected));
+      assertThat(redeemed.tasks())
+          .allSatisfy(task -> assertThat(task.file().firstRowId()).isNotNull());
+    }
+  }
+}
