@@ -6,9 +6,9 @@ import java.util.Base64;
  * The outer layer of a plan task: base64url without padding, accepted only in the exact form this
  * server writes.
  *
- * <p>The JDK decoder also accepts padding and ignores the unused low bits of the last character,
- * so several strings would decode to the same bytes. Checking the alphabet and those bits first
- * makes the mapping one-to-one, which keeps "a plan task this server issued" a precise notion.
+ * <p>The JDK decoder also accepts padding and ignores the unused low bits of the last character, so
+ * several strings would decode to the same bytes. Checking the alphabet and those bits first makes
+ * the mapping one-to-one, which keeps "a plan task this server issued" a precise notion.
  */
 final class Base64Url {
 

@@ -18,8 +18,8 @@ import org.apache.iceberg.rest.requests.PlanTableScanRequest;
  * @param limit maximum number of tasks covered, at least 1
  * @param scan the planned request
  */
-public record OffsetPlanTask(TableIdentifier table, int offset, int limit, PlanTableScanRequest scan)
-    implements PlanTask {
+public record OffsetPlanTask(
+    TableIdentifier table, int offset, int limit, PlanTableScanRequest scan) implements PlanTask {
 
   public OffsetPlanTask {
     Preconditions.checkArgument(table != null, "Invalid table: null");

@@ -72,7 +72,9 @@ public final class PlanTaskCodec {
    */
   static final int MAX_NESTING_DEPTH = 64;
 
-  /** A long has at most 20 characters; the slack admits decimal literals of any Iceberg precision. */
+  /**
+   * A long has at most 20 characters; the slack admits decimal literals of any Iceberg precision.
+   */
   private static final int MAX_NUMBER_LENGTH = 100;
 
   private static final String TABLE = "table";
@@ -250,7 +252,8 @@ public final class PlanTaskCodec {
   /** A write only fails on a limit the task breaks, such as nesting; anything else is a bug. */
   private static RuntimeException writeFailure(IOException cause) {
     if (cause instanceof StreamConstraintsException limit) {
-      return new IllegalArgumentException("Invalid plan task: " + limit.getOriginalMessage(), limit);
+      return new IllegalArgumentException(
+          "Invalid plan task: " + limit.getOriginalMessage(), limit);
     }
     return new UncheckedIOException(cause);
   }
@@ -262,7 +265,8 @@ public final class PlanTaskCodec {
     byte[] bytes = Base64Url.decode(planTask);
     String json = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes)).toString();
     JsonNode root = MAPPER.readTree(json);
-    Preconditions.checkArgument(root != null && root.isObject(), "Invalid plan task: not an object");
+    Preconditions.checkArgument(
+        root != null && root.isObject(), "Invalid plan task: not an object");
 
     boolean ranged = root.has(RANGES);
     boolean windowed = root.has(OFFSET) || root.has(LIMIT);
@@ -270,7 +274,8 @@ public final class PlanTaskCodec {
 
     TableIdentifier table = readTable(JsonUtil.getString(TABLE, root));
     JsonNode scanNode = root.get(SCAN);
-    Preconditions.checkArgument(scanNode != null && scanNode.isObject(), "Invalid scan: %s", scanNode);
+    Preconditions.checkArgument(
+        scanNode != null && scanNode.isObject(), "Invalid scan: %s", scanNode);
     PlanTableScanRequest scan = PlanTableScanRequestParser.fromJson(scanNode);
     if (ranged) {
       return new RangePlanTask(

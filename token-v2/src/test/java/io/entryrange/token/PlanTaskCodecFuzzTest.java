@@ -31,14 +31,12 @@ class PlanTaskCodecFuzzTest {
           codec.encode(PlanTaskFixtures.rangeTask(3)),
           codec.encode(PlanTaskFixtures.offsetTask()),
           codec.encode(
-              new OffsetPlanTask(
-                  TableIdentifier.of("t"), 0, 1, PlanTaskFixtures.minimalScan(1))));
+              new OffsetPlanTask(TableIdentifier.of("t"), 0, 1, PlanTaskFixtures.minimalScan(1))));
 
   @Test
   void mutatedBase64NeverThrowsAndIsStable() {
     Random random = new Random(20260728L);
-    int accepted =
-        fuzz(random, planTask -> mutate(random, planTask, BASE64_ALPHABET + NOISE));
+    int accepted = fuzz(random, planTask -> mutate(random, planTask, BASE64_ALPHABET + NOISE));
 
     // flipping characters of the outer layer mostly breaks the JSON, but not always
     assertThat(accepted).isPositive();

@@ -35,7 +35,8 @@ class PlanTaskCodecTest {
         offsetTask(),
         new RangePlanTask(TableIdentifier.of("t"), 7, minimalScan(7), ranges(1)),
         new OffsetPlanTask(TableIdentifier.of("a", "b", "c"), 0, 1, minimalScan(7)),
-        new OffsetPlanTask(TABLE, Integer.MAX_VALUE - 1, 1, PlanTableScanRequest.builder().build()));
+        new OffsetPlanTask(
+            TABLE, Integer.MAX_VALUE - 1, 1, PlanTableScanRequest.builder().build()));
   }
 
   @ParameterizedTest
@@ -111,7 +112,9 @@ class PlanTaskCodecTest {
             "{\"table\":\"db.t\",\"snapshot-id\":42,"
                 + "\"scan\":{\"snapshot-id\":42,\"case-sensitive\":true,\"use-snapshot-schema\":false},"
                 + "\"ranges\":[{\"manifest\":\"s3://wh/m1.avro\",\"entry-start\":40,\"entry-end\":60}]}");
-    assertThat(PlanTaskFixtures.json(codec.encode(new OffsetPlanTask(task.table(), 100, 100, task.scan()))))
+    assertThat(
+            PlanTaskFixtures.json(
+                codec.encode(new OffsetPlanTask(task.table(), 100, 100, task.scan()))))
         .isEqualTo(
             "{\"table\":\"db.t\",\"offset\":100,\"limit\":100,"
                 + "\"scan\":{\"snapshot-id\":42,\"case-sensitive\":true,\"use-snapshot-schema\":false}}");
@@ -121,7 +124,8 @@ class PlanTaskCodecTest {
   void ignoresUnknownFields() {
     String scan = "'scan':{'snapshot-id':42,'future-scan-field':[1,{'x':null}]}";
     String ranged =
-        b64("{'table':'db.t','snapshot-id':42,'future':{'a':[1,2]},"
+        b64(
+            "{'table':'db.t','snapshot-id':42,'future':{'a':[1,2]},"
                 + scan
                 + ",'ranges':[{'manifest':'m','entry-start':0,'entry-end':1,'weight':3}]}");
     String windowed = b64("{'table':'db.t','offset':0,'limit':10,'hint':'x'," + scan + "}");
@@ -129,7 +133,10 @@ class PlanTaskCodecTest {
     assertThat(codec.decode(ranged))
         .contains(
             new RangePlanTask(
-                TableIdentifier.of("db", "t"), 42, minimalScan(42), List.of(new EntryRange("m", 0, 1))));
+                TableIdentifier.of("db", "t"),
+                42,
+                minimalScan(42),
+                List.of(new EntryRange("m", 0, 1))));
     assertThat(codec.decode(windowed))
         .contains(new OffsetPlanTask(TableIdentifier.of("db", "t"), 0, 10, minimalScan(42)));
   }
@@ -141,7 +148,10 @@ class PlanTaskCodecTest {
             TABLE,
             SNAPSHOT_ID,
             minimalScan(SNAPSHOT_ID),
-            List.of(new EntryRange("m", 20, 40), new EntryRange("m", 0, 20), new EntryRange("n", 0, 20)));
+            List.of(
+                new EntryRange("m", 20, 40),
+                new EntryRange("m", 0, 20),
+                new EntryRange("n", 0, 20)));
 
     assertThat(codec.decode(codec.encode(task))).contains(task);
   }
@@ -179,7 +189,8 @@ class PlanTaskCodecTest {
     }
     // measurable even when encode refuses it
     assertThat(new PlanTaskCodec(64, 100).encodedSize(rangeTask(65)))
-        .isEqualTo(new PlanTaskCodec(65, PlanTaskCodec.DEFAULT_MAX_BYTES).encode(rangeTask(65)).length());
+        .isEqualTo(
+            new PlanTaskCodec(65, PlanTaskCodec.DEFAULT_MAX_BYTES).encode(rangeTask(65)).length());
   }
 
   @Test

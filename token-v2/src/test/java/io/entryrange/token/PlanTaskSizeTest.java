@@ -20,7 +20,12 @@ class PlanTaskSizeTest {
 
     System.out.printf(
         "plan-task bytes: offset=%d, 1 range=%d, 3 ranges=%d, %d ranges=%d (cap %d)%n",
-        offset, one, three, PlanTaskCodec.DEFAULT_MAX_RANGES, full, PlanTaskCodec.DEFAULT_MAX_BYTES);
+        offset,
+        one,
+        three,
+        PlanTaskCodec.DEFAULT_MAX_RANGES,
+        full,
+        PlanTaskCodec.DEFAULT_MAX_BYTES);
     assertThat(one).isLessThan(three).isEqualTo(codec.encodedSize(PlanTaskFixtures.rangeTask(1)));
     assertThat(full).isLessThan(PlanTaskCodec.DEFAULT_MAX_BYTES);
   }

@@ -41,7 +41,9 @@ class PlanTaskTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("Invalid scan snapshot id: 8, expected 7");
     assertThatThrownBy(
-            () -> new RangePlanTask(TABLE, 7, PlanTableScanRequest.builder().build(), List.of(M_0_20)))
+            () ->
+                new RangePlanTask(
+                    TABLE, 7, PlanTableScanRequest.builder().build(), List.of(M_0_20)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("Invalid scan snapshot id: null, expected 7");
   }
