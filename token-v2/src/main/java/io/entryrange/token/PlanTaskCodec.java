@@ -1,0 +1,314 @@
+package io.entryrange.token;
+
+import com.fasterxml.jackson.core.JsonEncoding;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.StreamWriteConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.entryrange.planner.EntryRange;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
+import org.apache.iceberg.rest.requests.PlanTableScanRequest;
+import org.apache.iceberg.rest.requests.PlanTableScanRequestParser;
+import org.apache.iceberg.util.JsonUtil;
+
+/**
+ * The one place that reads and writes {@code plan-task} strings (design 000 §5.5 and §8.5.2).
+ *
+ * <p>A plan task is {@code base64url(JSON)}, unpadded. The JSON object always has {@code table}
+ * ({@link TableIdentifier#toString()}) and {@code scan} (written by Iceberg's {@link
+ * PlanTableScanRequestParser}, so filters and projections round-trip through Iceberg's own
+ * serializer), and then either {@code snapshot-id} and {@code ranges} for a {@link RangePlanTask}
+ * or {@code offset} and {@code limit} for an {@link OffsetPlanTask}. Unknown fields are ignored, so
+ * a later format may add fields without breaking servers that still run this one (§5.5.3).
+ *
+ * <p>Plan tasks arrive from clients, so {@link #decode} treats its input as hostile: it bounds the
+ * input length before any work, parses with bounded nesting, number and string lengths, and turns
+ * every rejection into {@link Optional#empty()}. The caller maps that to one "no such plan task"
+ * error, so a forged plan task and an expired one look the same to a client, as the REST
+ * specification intends.
+ *
+ * <p>{@link #encode} refuses what {@link #decode} would reject, so a plan response never carries a
+ * plan task that cannot be redeemed: too many ranges, too many bytes, nesting deeper than the
+ * parser allows, or a table name that {@link TableIdentifier#parse} would not give back (a dot or
+ * an empty string inside a namespace level).
+ *
+ * <p>Instances are immutable and thread-safe.
+ */
+public final class PlanTaskCodec {
+
+  /** Default cap on the entry ranges of one plan task; it bounds the manifests one task opens. */
+  public static final int DEFAULT_MAX_RANGES = 64;
+
+  /** Default cap on the length of a plan task string, which is also its size in bytes (ASCII). */
+  public static final int DEFAULT_MAX_BYTES = 64 * 1024;
+
+  /**
+   * Largest cap a codec accepts. The parser's static limits are derived from it, so they never
+   * reject a document that fits a codec's own cap.
+   */
+  static final int MAX_ENCODED_BYTES_LIMIT = 1024 * 1024;
+
+  /**
+   * Deepest JSON nesting read or written. Iceberg nests a filter one level per {@code and}/{@code
+   * or}/{@code not}, and engines build long conjunctions left-deep, so this leaves room for about
+   * sixty predicates in a chain while keeping recursion far from the stack limit.
+   */
+  static final int MAX_NESTING_DEPTH = 64;
+
+  /**
+   * A long has at most 20 characters; the slack admits decimal literals of any Iceberg precision.
+   */
+  private static final int MAX_NUMBER_LENGTH = 100;
+
+  private static final String TABLE = "table";
+  private static final String SCAN = "scan";
+  private static final String SNAPSHOT_ID = "snapshot-id";
+  private static final String RANGES = "ranges";
+  private static final String MANIFEST = "manifest";
+  private static final String ENTRY_START = "entry-start";
+  private static final String ENTRY_END = "entry-end";
+  private static final String OFFSET = "offset";
+  private static final String LIMIT = "limit";
+
+  private static final ObjectMapper MAPPER =
+      JsonMapper.builder(
+              JsonFactory.builder()
+                  .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+                  .streamReadConstraints(
+                      StreamReadConstraints.builder()
+                          .maxNestingDepth(MAX_NESTING_DEPTH)
+                          .maxNumberLength(MAX_NUMBER_LENGTH)
+                          .maxStringLength(MAX_ENCODED_BYTES_LIMIT)
+                          .maxDocumentLength(MAX_ENCODED_BYTES_LIMIT)
+                          .build())
+                  .streamWriteConstraints(
+                      StreamWriteConstraints.builder().maxNestingDepth(MAX_NESTING_DEPTH).build())
+                  .build())
+          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+          .build();
+
+  private final int maxRanges;
+  private final int maxEncodedBytes;
+
+  /** A codec with {@link #DEFAULT_MAX_RANGES} and {@link #DEFAULT_MAX_BYTES}. */
+  public PlanTaskCodec() {
+    this(DEFAULT_MAX_RANGES, DEFAULT_MAX_BYTES);
+  }
+
+  /**
+   * @param maxRanges most entry ranges one plan task may carry, at least 1
+   * @param maxEncodedBytes longest plan task string, between 1 and 1 MiB
+   */
+  public PlanTaskCodec(int maxRanges, int maxEncodedBytes) {
+    Preconditions.checkArgument(maxRanges > 0, "Invalid max ranges: %s", maxRanges);
+    Preconditions.checkArgument(
+        maxEncodedBytes > 0 && maxEncodedBytes <= MAX_ENCODED_BYTES_LIMIT,
+        "Invalid max encoded bytes: %s",
+        maxEncodedBytes);
+    this.maxRanges = maxRanges;
+    this.maxEncodedBytes = maxEncodedBytes;
+  }
+
+  public int maxRanges() {
+    return maxRanges;
+  }
+
+  public int maxEncodedBytes() {
+    return maxEncodedBytes;
+  }
+
+  /**
+   * Writes a range plan task.
+   *
+   * @throws IllegalArgumentException if it has more than {@link #maxRanges()} ranges, encodes to
+   *     more than {@link #maxEncodedBytes()} characters, or cannot be decoded back
+   */
+  public String encode(RangePlanTask task) {
+    Preconditions.checkArgument(task != null, "Invalid plan task: null");
+    Preconditions.checkArgument(
+        task.ranges().size() <= maxRanges,
+        "Invalid plan task: %s entry ranges, more than the maximum %s",
+        task.ranges().size(),
+        maxRanges);
+    return bounded(json(task));
+  }
+
+  /**
+   * Writes an offset plan task.
+   *
+   * @throws IllegalArgumentException if it encodes to more than {@link #maxEncodedBytes()}
+   *     characters or cannot be decoded back
+   */
+  public String encode(OffsetPlanTask task) {
+    Preconditions.checkArgument(task != null, "Invalid plan task: null");
+    return bounded(json(task));
+  }
+
+  /**
+   * Length of the string {@code encode} would produce for {@code task}, which is also its size in
+   * bytes. This codec's caps are not applied, so operators can measure a task that {@code encode}
+   * would refuse.
+   */
+  public int encodedSize(PlanTask task) {
+    Preconditions.checkArgument(task != null, "Invalid plan task: null");
+    return Math.toIntExact(Base64Url.encodedLength(json(task).length));
+  }
+
+  /**
+   * Reads a plan task, or returns empty for anything this server would not have issued. Never
+   * throws, whatever the input.
+   */
+  public Optional<PlanTask> decode(String planTask) {
+    try {
+      return Optional.of(read(planTask));
+    } catch (RuntimeException | IOException e) {
+      return Optional.empty();
+    }
+  }
+
+  private String bounded(byte[] json) {
+    long size = Base64Url.encodedLength(json.length);
+    Preconditions.checkArgument(
+        size <= maxEncodedBytes,
+        "Invalid plan task: %s bytes encoded, more than the maximum %s",
+        size,
+        maxEncodedBytes);
+    return Base64Url.encode(json);
+  }
+
+  private static byte[] json(PlanTask task) {
+    if (task instanceof RangePlanTask ranged) {
+      return write(
+          ranged,
+          gen -> {
+            gen.writeNumberField(SNAPSHOT_ID, ranged.snapshotId());
+            writeScan(ranged.scan(), gen);
+            gen.writeArrayFieldStart(RANGES);
+            for (EntryRange range : ranged.ranges()) {
+              gen.writeStartObject();
+              gen.writeStringField(MANIFEST, range.manifest());
+              gen.writeNumberField(ENTRY_START, range.start());
+              gen.writeNumberField(ENTRY_END, range.end());
+              gen.writeEndObject();
+            }
+            gen.writeEndArray();
+          });
+    }
+
+    OffsetPlanTask windowed = (OffsetPlanTask) task;
+    return write(
+        windowed,
+        gen -> {
+          gen.writeNumberField(OFFSET, windowed.offset());
+          gen.writeNumberField(LIMIT, windowed.limit());
+          writeScan(windowed.scan(), gen);
+        });
+  }
+
+  private static void writeScan(PlanTableScanRequest scan, JsonGenerator gen) throws IOException {
+    gen.writeFieldName(SCAN);
+    PlanTableScanRequestParser.toJson(scan, gen);
+  }
+
+  private interface Fields {
+    void write(JsonGenerator gen) throws IOException;
+  }
+
+  private static byte[] write(PlanTask task, Fields fields) {
+    Preconditions.checkArgument(
+        isEncodable(task.table()), "Invalid table identifier: %s", task.table());
+    ByteArrayOutputStream out = new ByteArrayOutputStream(512);
+    try (JsonGenerator gen = MAPPER.createGenerator(out, JsonEncoding.UTF8)) {
+      gen.writeStartObject();
+      gen.writeStringField(TABLE, task.table().toString());
+      fields.write(gen);
+      gen.writeEndObject();
+    } catch (IOException e) {
+      throw writeFailure(e);
+    } catch (UncheckedIOException e) {
+      // Iceberg's expression writer wraps the generator's IOException
+      throw writeFailure(e.getCause());
+    }
+    return out.toByteArray();
+  }
+
+  /** A write only fails on a limit the task breaks, such as nesting; anything else is a bug. */
+  private static RuntimeException writeFailure(IOException cause) {
+    if (cause instanceof StreamConstraintsException limit) {
+      return new IllegalArgumentException(
+          "Invalid plan task: " + limit.getOriginalMessage(), limit);
+    }
+    return new UncheckedIOException(cause);
+  }
+
+  private PlanTask read(String planTask) throws IOException {
+    Preconditions.checkArgument(
+        planTask != null && !planTask.isEmpty() && planTask.length() <= maxEncodedBytes,
+        "Invalid plan task length");
+    byte[] bytes = Base64Url.decode(planTask);
+    String json = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes)).toString();
+    JsonNode root = MAPPER.readTree(json);
+    Preconditions.checkArgument(
+        root != null && root.isObject(), "Invalid plan task: not an object");
+
+    boolean ranged = root.has(RANGES);
+    boolean windowed = root.has(OFFSET) || root.has(LIMIT);
+    Preconditions.checkArgument(ranged != windowed, "Invalid plan task: ranges xor offset/limit");
+
+    TableIdentifier table = readTable(JsonUtil.getString(TABLE, root));
+    JsonNode scanNode = root.get(SCAN);
+    Preconditions.checkArgument(
+        scanNode != null && scanNode.isObject(), "Invalid scan: %s", scanNode);
+    PlanTableScanRequest scan = PlanTableScanRequestParser.fromJson(scanNode);
+    if (ranged) {
+      return new RangePlanTask(
+          table, JsonUtil.getLong(SNAPSHOT_ID, root), scan, readRanges(root.get(RANGES)));
+    }
+    return new OffsetPlanTask(
+        table, JsonUtil.getInt(OFFSET, root), JsonUtil.getInt(LIMIT, root), scan);
+  }
+
+  private List<EntryRange> readRanges(JsonNode node) {
+    Preconditions.checkArgument(
+        node.isArray() && node.size() <= maxRanges, "Invalid entry ranges: %s", node);
+    List<EntryRange> ranges = new ArrayList<>(node.size());
+    for (JsonNode range : node) {
+      Preconditions.checkArgument(range.isObject(), "Invalid entry range: %s", range);
+      ranges.add(
+          new EntryRange(
+              JsonUtil.getString(MANIFEST, range),
+              JsonUtil.getLong(ENTRY_START, range),
+              JsonUtil.getLong(ENTRY_END, range)));
+    }
+    return ranges;
+  }
+
+  private static TableIdentifier readTable(String name) {
+    TableIdentifier table = TableIdentifier.parse(name);
+    Preconditions.checkArgument(isEncodable(table), "Invalid table identifier: %s", name);
+    return table;
+  }
+
+  /** Whether {@code TableIdentifier.parse(table.toString())} gives {@code table} back. */
+  private static boolean isEncodable(TableIdentifier table) {
+    return Stream.concat(Arrays.stream(table.namespace().levels()), Stream.of(table.name()))
+        .allMatch(level -> !level.isEmpty() && level.indexOf('.') < 0);
+  }
+}

@@ -1,0 +1,245 @@
+package io.entryrange.token;
+
+import static io.entryrange.token.PlanTaskFixtures.SNAPSHOT_ID;
+import static io.entryrange.token.PlanTaskFixtures.TABLE;
+import static io.entryrange.token.PlanTaskFixtures.b64;
+import static io.entryrange.token.PlanTaskFixtures.encode;
+import static io.entryrange.token.PlanTaskFixtures.fullScan;
+import static io.entryrange.token.PlanTaskFixtures.minimalScan;
+import static io.entryrange.token.PlanTaskFixtures.offsetTask;
+import static io.entryrange.token.PlanTaskFixtures.rangeTask;
+import static io.entryrange.token.PlanTaskFixtures.ranges;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.entryrange.planner.EntryRange;
+import java.util.List;
+import java.util.stream.Stream;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.rest.requests.PlanTableScanRequest;
+import org.apache.iceberg.rest.requests.PlanTableScanRequestParser;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class PlanTaskCodecTest {
+
+  private final PlanTaskCodec codec = new PlanTaskCodec();
+
+  static Stream<PlanTask> tasks() {
+    return Stream.of(
+        rangeTask(1),
+        rangeTask(3),
+        offsetTask(),
+        new RangePlanTask(TableIdentifier.of("t"), 7, minimalScan(7), ranges(1)),
+        new OffsetPlanTask(TableIdentifier.of("a", "b", "c"), 0, 1, minimalScan(7)),
+        new OffsetPlanTask(
+            TABLE, Integer.MAX_VALUE - 1, 1, PlanTableScanRequest.builder().build()));
+  }
+
+  @ParameterizedTest
+  @MethodSource("tasks")
+  void roundTripsEveryField(PlanTask task) {
+    String planTask = encode(codec, task);
+
+    PlanTask decoded = codec.decode(planTask).orElseThrow();
+
+    assertThat(decoded).isEqualTo(task).hasSameHashCodeAs(task);
+    assertThat(decoded.table()).isEqualTo(task.table());
+    assertSameScan(decoded.scan(), task.scan());
+    if (task instanceof RangePlanTask ranged) {
+      RangePlanTask decodedRanges = (RangePlanTask) decoded;
+      assertThat(decodedRanges.snapshotId()).isEqualTo(ranged.snapshotId());
+      assertThat(decodedRanges.ranges()).isEqualTo(ranged.ranges());
+    } else {
+      OffsetPlanTask windowed = (OffsetPlanTask) task;
+      OffsetPlanTask decodedWindow = (OffsetPlanTask) decoded;
+      assertThat(decodedWindow.offset()).isEqualTo(windowed.offset());
+      assertThat(decodedWindow.limit()).isEqualTo(windowed.limit());
+    }
+  }
+
+  private static void assertSameScan(PlanTableScanRequest actual, PlanTableScanRequest expected) {
+    assertThat(actual.snapshotId()).isEqualTo(expected.snapshotId());
+    assertThat(actual.select()).isEqualTo(expected.select());
+    assertThat(actual.statsFields()).isEqualTo(expected.statsFields());
+    assertThat(actual.caseSensitive()).isEqualTo(expected.caseSensitive());
+    assertThat(actual.useSnapshotSchema()).isEqualTo(expected.useSnapshotSchema());
+    assertThat(actual.minRowsRequested()).isEqualTo(expected.minRowsRequested());
+    assertThat(String.valueOf(actual.filter())).isEqualTo(String.valueOf(expected.filter()));
+    assertThat(PlanTableScanRequestParser.toJson(actual))
+        .isEqualTo(PlanTableScanRequestParser.toJson(expected));
+  }
+
+  @Test
+  void roundTripsTheFullScanOfBothKinds() {
+    PlanTableScanRequest scan = fullScan(SNAPSHOT_ID);
+    Expression filter = scan.filter();
+
+    PlanTask ranged = codec.decode(codec.encode(rangeTask(3))).orElseThrow();
+    PlanTask windowed = codec.decode(codec.encode(offsetTask())).orElseThrow();
+
+    for (PlanTask decoded : List.of(ranged, windowed)) {
+      assertThat(decoded.scan().snapshotId()).isEqualTo(SNAPSHOT_ID);
+      assertThat(decoded.scan().select()).containsExactly("user_id", "url", "event_ts");
+      assertThat(decoded.scan().statsFields()).containsExactly("event_ts", "country");
+      assertThat(decoded.scan().caseSensitive()).isFalse();
+      assertThat(decoded.scan().useSnapshotSchema()).isTrue();
+      assertThat(decoded.scan().minRowsRequested()).isEqualTo(1000L);
+      assertThat(decoded.scan().filter().toString()).isEqualTo(filter.toString());
+    }
+  }
+
+  @ParameterizedTest
+  @MethodSource("tasks")
+  void planTasksAreUrlSafe(PlanTask task) {
+    assertThat(encode(codec, task)).matches("^[A-Za-z0-9_-]+$");
+  }
+
+  @Test
+  void writesTheDocumentedPayload() {
+    RangePlanTask task =
+        new RangePlanTask(
+            TableIdentifier.of("db", "t"),
+            42,
+            minimalScan(42),
+            List.of(new EntryRange("s3://wh/m1.avro", 40, 60)));
+
+    assertThat(PlanTaskFixtures.json(codec.encode(task)))
+        .isEqualTo(
+            "{\"table\":\"db.t\",\"snapshot-id\":42,"
+                + "\"scan\":{\"snapshot-id\":42,\"case-sensitive\":true,\"use-snapshot-schema\":false},"
+                + "\"ranges\":[{\"manifest\":\"s3://wh/m1.avro\",\"entry-start\":40,\"entry-end\":60}]}");
+    assertThat(
+            PlanTaskFixtures.json(
+                codec.encode(new OffsetPlanTask(task.table(), 100, 100, task.scan()))))
+        .isEqualTo(
+            "{\"table\":\"db.t\",\"offset\":100,\"limit\":100,"
+                + "\"scan\":{\"snapshot-id\":42,\"case-sensitive\":true,\"use-snapshot-schema\":false}}");
+  }
+
+  @Test
+  void ignoresUnknownFields() {
+    String scan = "'scan':{'snapshot-id':42,'future-scan-field':[1,{'x':null}]}";
+    String ranged =
+        b64(
+            "{'table':'db.t','snapshot-id':42,'future':{'a':[1,2]},"
+                + scan
+                + ",'ranges':[{'manifest':'m','entry-start':0,'entry-end':1,'weight':3}]}");
+    String windowed = b64("{'table':'db.t','offset':0,'limit':10,'hint':'x'," + scan + "}");
+
+    assertThat(codec.decode(ranged))
+        .contains(
+            new RangePlanTask(
+                TableIdentifier.of("db", "t"),
+                42,
+                minimalScan(42),
+                List.of(new EntryRange("m", 0, 1))));
+    assertThat(codec.decode(windowed))
+        .contains(new OffsetPlanTask(TableIdentifier.of("db", "t"), 0, 10, minimalScan(42)));
+  }
+
+  @Test
+  void acceptsAdjacentRangesOfOneManifest() {
+    RangePlanTask task =
+        new RangePlanTask(
+            TABLE,
+            SNAPSHOT_ID,
+            minimalScan(SNAPSHOT_ID),
+            List.of(
+                new EntryRange("m", 20, 40),
+                new EntryRange("m", 0, 20),
+                new EntryRange("n", 0, 20)));
+
+    assertThat(codec.decode(codec.encode(task))).contains(task);
+  }
+
+  @Test
+  void refusesMoreRangesThanTheCap() {
+    assertThatThrownBy(() -> codec.encode(rangeTask(65)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("65 entry ranges")
+        .hasMessageContaining("64");
+    assertThatThrownBy(() -> new PlanTaskCodec(2, 4096).encode(rangeTask(3)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("3 entry ranges");
+  }
+
+  @Test
+  void refusesMoreBytesThanTheCap() {
+    PlanTaskCodec small = new PlanTaskCodec(64, 1000);
+    int size = small.encodedSize(rangeTask(3));
+    assertThat(size).isGreaterThan(1000);
+
+    assertThatThrownBy(() -> small.encode(rangeTask(3)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(size + " bytes encoded")
+        .hasMessageContaining("1000");
+    assertThatThrownBy(() -> new PlanTaskCodec(64, 100).encode(offsetTask()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("bytes encoded");
+  }
+
+  @Test
+  void encodedSizeIsTheLengthOfThePlanTask() {
+    for (PlanTask task : tasks().toList()) {
+      assertThat(codec.encodedSize(task)).isEqualTo(encode(codec, task).length());
+    }
+    // measurable even when encode refuses it
+    assertThat(new PlanTaskCodec(64, 100).encodedSize(rangeTask(65)))
+        .isEqualTo(
+            new PlanTaskCodec(65, PlanTaskCodec.DEFAULT_MAX_BYTES).encode(rangeTask(65)).length());
+  }
+
+  @Test
+  void refusesTablesThatDoNotSurviveToString() {
+    RangePlanTask dotted =
+        new RangePlanTask(TableIdentifier.of("a.b", "t"), 7, minimalScan(7), ranges(1));
+
+    assertThatThrownBy(() -> codec.encode(dotted))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("Invalid table identifier: a.b.t");
+  }
+
+  @Test
+  void refusesFiltersNestedDeeperThanDecodeAccepts() {
+    Expression deep = Expressions.isNull("c0");
+    for (int i = 1; i < PlanTaskCodec.MAX_NESTING_DEPTH; i += 1) {
+      deep = Expressions.and(deep, Expressions.isNull("c" + i));
+    }
+    PlanTableScanRequest scan =
+        PlanTableScanRequest.builder().withSnapshotId(7L).withFilter(deep).build();
+
+    assertThatThrownBy(() -> codec.encode(new OffsetPlanTask(TABLE, 0, 1, scan)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("Invalid plan task")
+        .hasMessageContaining("depth");
+  }
+
+  @Test
+  void matchesOnlyItsOwnTable() {
+    PlanTask task = codec.decode(codec.encode(offsetTask())).orElseThrow();
+
+    assertThat(task.matchesTable(TableIdentifier.of("analytics", "page_views"))).isTrue();
+    assertThat(task.matchesTable(TableIdentifier.of("analytics", "clicks"))).isFalse();
+    assertThat(task.matchesTable(TableIdentifier.of("page_views"))).isFalse();
+    assertThat(task.matchesTable(null)).isFalse();
+  }
+
+  @Test
+  void validatesItsCaps() {
+    assertThat(new PlanTaskCodec().maxRanges()).isEqualTo(PlanTaskCodec.DEFAULT_MAX_RANGES);
+    assertThat(new PlanTaskCodec().maxEncodedBytes()).isEqualTo(PlanTaskCodec.DEFAULT_MAX_BYTES);
+    assertThatThrownBy(() -> new PlanTaskCodec(0, 1024))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("Invalid max ranges: 0");
+    assertThatThrownBy(() -> new PlanTaskCodec(1, 0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("Invalid max encoded bytes: 0");
+    assertThatThrownBy(() -> new PlanTaskCodec(1, 2 * 1024 * 1024))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("Invalid max encoded bytes: 2097152");
+  }
+}
