@@ -43,11 +43,11 @@ public final class OffsetPlanner {
 
   private OffsetPlanner() {}
 
-  /** Every task of the request's pinned snapshot, in {@link #TOTAL_ORDER}. */
+  /** Every task of the request's pinned snapshot (or append range), in {@link #TOTAL_ORDER}. */
   public static List<FileScanTask> sortedPlan(Table table, PlanTableScanRequest pinned, FileIO io) {
     List<FileScanTask> tasks = new ArrayList<>();
     try (CloseableIterable<FileScanTask> planned =
-        ScanRequests.toScan(readingThrough(table, io), pinned).planFiles()) {
+        ScanRequests.toAnyScan(readingThrough(table, io), pinned).planFiles()) {
       planned.forEach(tasks::add);
     } catch (IOException e) {
       throw new UncheckedIOException(e);

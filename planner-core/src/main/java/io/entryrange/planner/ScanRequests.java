@@ -1,8 +1,12 @@
 package io.entryrange.planner;
 
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.IncrementalAppendScan;
+import org.apache.iceberg.Scan;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableScan;
+import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 import org.apache.iceberg.rest.requests.PlanTableScanRequest;
 
 /**
@@ -49,19 +53,43 @@ public final class ScanRequests {
    * spec lets a server ignore; it is carried in plan tasks but never trims the plan.
    */
   public static TableScan toScan(Table table, PlanTableScanRequest request) {
+    Preconditions.checkArgument(!isIncremental(request), "Invalid request, incremental: %s", request);
     TableScan scan = table.newScan();
     if (request.snapshotId() != null) {
       scan = scan.useSnapshot(request.snapshotId());
     }
+    return configure(scan, request);
+  }
+
+  /** Like {@link #toScan}, and an append scan over [start, end] for an incremental request. */
+  public static Scan<?, FileScanTask, ?> toAnyScan(Table table, PlanTableScanRequest request) {
+    if (!isIncremental(request)) {
+      return toScan(table, request);
+    }
+    Preconditions.checkArgument(
+        request.startSnapshotId() != null && request.endSnapshotId() != null,
+        "Invalid incremental request, needs start and end: %s",
+        request);
+    IncrementalAppendScan scan =
+        table
+            .newIncrementalAppendScan()
+            .fromSnapshotInclusive(request.startSnapshotId())
+            .toSnapshot(request.endSnapshotId());
+    return configure(scan, request);
+  }
+
+  private static <T extends Scan<T, FileScanTask, ?>> T configure(
+      T scan, PlanTableScanRequest request) {
+    T configured = scan;
     if (request.select() != null) {
-      scan = scan.select(request.select());
+      configured = configured.select(request.select());
     }
     if (request.filter() != null) {
-      scan = scan.filter(request.filter());
+      configured = configured.filter(request.filter());
     }
     if (request.statsFields() != null) {
-      scan = scan.includeColumnStats(request.statsFields());
+      configured = configured.includeColumnStats(request.statsFields());
     }
-    return scan.caseSensitive(request.caseSensitive());
+    return configured.caseSensitive(request.caseSensitive());
   }
 }

@@ -36,11 +36,11 @@ public record OffsetPlanTask(
         && offset == that.offset
         && limit == that.limit
         && table.equals(that.table)
-        && ScanRequests.equal(scan, that.scan);
+        && ScanEquality.equal(scan, that.scan);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(table, offset, limit, ScanRequests.hash(scan));
+    return Objects.hash(table, offset, limit, ScanEquality.hash(scan));
   }
 }

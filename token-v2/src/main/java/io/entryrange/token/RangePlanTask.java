@@ -65,11 +65,11 @@ public record RangePlanTask(
         && snapshotId == that.snapshotId
         && table.equals(that.table)
         && ranges.equals(that.ranges)
-        && ScanRequests.equal(scan, that.scan);
+        && ScanEquality.equal(scan, that.scan);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(table, snapshotId, ScanRequests.hash(scan), ranges);
+    return Objects.hash(table, snapshotId, ScanEquality.hash(scan), ranges);
   }
 }

@@ -9,9 +9,9 @@ import org.apache.iceberg.rest.requests.PlanTableScanRequestParser;
  * <p>Two requests are equal when Iceberg's own serializer writes them identically: that is the form
  * a plan task carries, so it is the one that decides whether two plan tasks mean the same scan.
  */
-final class ScanRequests {
+final class ScanEquality {
 
-  private ScanRequests() {}
+  private ScanEquality() {}
 
   static boolean equal(PlanTableScanRequest left, PlanTableScanRequest right) {
     return left == right || json(left).equals(json(right));

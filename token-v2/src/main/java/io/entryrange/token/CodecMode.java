@@ -1,0 +1,11 @@
+package io.entryrange.token;
+
+/** Which kind of plan task a service hands out. Both kinds are always accepted on redemption. */
+public enum CodecMode {
+  /** Entry-range plan tasks, with the offset re-plan path where ranges do not apply. */
+  AUTO,
+  /** Entry-range plan tasks only; a scan that needs the fallback is refused. For tests. */
+  RANGE_ONLY,
+  /** Offset plan tasks only: the design entry ranges replace, kept so deployments can move. */
+  OFFSET
+}

@@ -1,0 +1,17 @@
+package io.entryrange.token;
+
+/** Why a plan task was answered with {@code NoSuchPlanTaskException}. */
+public enum RejectionReason {
+  /** Not a plan task this server could have issued: encoding, JSON, fields, bounds. */
+  MALFORMED,
+  /** Issued for another table than the request path names. */
+  WRONG_TABLE,
+  /** The pinned snapshot no longer exists (expired, rolled back, table replaced). */
+  SNAPSHOT_GONE,
+  /** Ranges outside the snapshot's data manifests or their entry counts. */
+  UNKNOWN_RANGE,
+  /** An offset at or past the end of the plan. */
+  OFFSET_PAST_END,
+  /** A scan the table cannot bind (a forged filter or projection). */
+  INVALID_SCAN
+}
