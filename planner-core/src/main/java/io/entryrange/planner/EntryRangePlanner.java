@@ -48,12 +48,11 @@ public final class EntryRangePlanner {
     if (ScanRequests.isIncremental(pinned)) {
       return RangePlan.fallback(pinned, FallbackReason.INCREMENTAL_SCAN);
     }
-    if (pinned.snapshotId() == null) {
+    Optional<SnapshotManifests> loaded = manifestsOf(table, pinned, io);
+    if (loaded.isEmpty()) {
       return RangePlan.empty(pinned);
     }
-    Snapshot snapshot = table.snapshot(pinned.snapshotId());
-    Preconditions.checkArgument(snapshot != null, "Invalid snapshot id: %s", pinned.snapshotId());
-    SnapshotManifests manifests = SnapshotManifests.load(snapshot, io);
+    SnapshotManifests manifests = loaded.get();
     Optional<FallbackReason> reason = FallbackCheck.reason(pinned, manifests);
     if (reason.isPresent()) {
       return RangePlan.fallback(pinned, reason.get());
@@ -76,6 +75,31 @@ public final class EntryRangePlanner {
     List<PlanBatch> later = new ArrayList<>();
     batches.forEachRemaining(later::add);
     return new RangePlan(pinned, Optional.empty(), Optional.of(firstBatch), first, later);
+  }
+
+  /**
+   * Whether the request, pinned, must take the offset re-plan path, and why. Reads the manifest
+   * list only. Empty for a table without snapshots: there is nothing to plan either way.
+   */
+  public Optional<FallbackReason> fallbackReason(
+      Table table, PlanTableScanRequest request, FileIO io) {
+    PlanTableScanRequest pinned = ScanRequests.pin(table, request);
+    if (ScanRequests.isIncremental(pinned)) {
+      return Optional.of(FallbackReason.INCREMENTAL_SCAN);
+    }
+    return manifestsOf(table, pinned, io)
+        .flatMap(manifests -> FallbackCheck.reason(pinned, manifests));
+  }
+
+  /** The pinned snapshot's manifest list, empty when the table has no snapshot to plan. */
+  private static Optional<SnapshotManifests> manifestsOf(
+      Table table, PlanTableScanRequest pinned, FileIO io) {
+    if (pinned.snapshotId() == null) {
+      return Optional.empty();
+    }
+    Snapshot snapshot = table.snapshot(pinned.snapshotId());
+    Preconditions.checkArgument(snapshot != null, "Invalid snapshot id: %s", pinned.snapshotId());
+    return Optional.of(SnapshotManifests.load(snapshot, io));
   }
 
   /**

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import org.apache.iceberg.ManifestBitmap;
 import org.apache.iceberg.ManifestContent;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.rest.requests.PlanTableScanRequest;
@@ -65,6 +66,31 @@ class FallbackCheckTest {
             "s3://b/k.avro", 1, 0, 0, ManifestContent.DATA, ByteBuffer.wrap(new byte[] {1}), null);
     assertThat(FallbackCheck.reason(PINNED, manifests(List.of(encrypted), List.of())))
         .contains(FallbackReason.ENCRYPTED_MANIFESTS);
+  }
+
+  @Test
+  void manifestDeletionVectorsFallBack() {
+    ManifestBitmap bitmap =
+        new ManifestBitmap() {
+          @Override
+          public int cardinality() {
+            return 1;
+          }
+
+          @Override
+          public boolean isSet(int position) {
+            return position == 0;
+          }
+
+          @Override
+          public ByteBuffer buffer() {
+            return ByteBuffer.allocate(0);
+          }
+        };
+    FakeManifest withDv =
+        new FakeManifest("s3://b/v.avro", 2, 0, 0, ManifestContent.DATA, null, bitmap);
+    assertThat(FallbackCheck.reason(PINNED, manifests(List.of(withDv), List.of())))
+        .contains(FallbackReason.UNSUPPORTED_MANIFEST_FORMAT);
   }
 
   @Test
