@@ -93,6 +93,19 @@ class SliceCostTest {
   }
 
   @Test
+  void blockIndexLocatesEveryEntry() {
+    ManifestBlockIndex index = ManifestBlockIndex.read(table.io().newInputFile(manifest));
+    assertThat(index.entryCount()).isEqualTo(ENTRIES);
+    assertThat(index.blockEnd(index.blockCount() - 1)).isEqualTo(manifest.length());
+    for (long position = 0; position < ENTRIES; position += 1) {
+      int block = index.blockOf(position);
+      assertThat(index.firstEntry(block)).isLessThanOrEqualTo(position);
+      assertThat(position).isLessThan(index.firstEntry(block) + index.entriesIn(block, block));
+    }
+    assertThat(index.entriesIn(0, index.blockCount() - 1)).isEqualTo(ENTRIES);
+  }
+
+  @Test
   void costDoesNotGrowWithThePositionOfTheSlice() {
     ManifestIndexCache cache = new ManifestIndexCache();
     EntryRangePlanner planner = new EntryRangePlanner(cache);
