@@ -44,7 +44,7 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     description = "Benchmarks plan-task redemption strategies and writes REPORT.md, summary.json and charts.")
 public final class ReportCli implements Callable<Integer> {
-  private static final ObjectMapper JSON =
+  static final ObjectMapper JSON =
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   @Option(names = "--full", description = "Every plan size up to 1,000,000, every layout and storage, longer iterations.")
