@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Function;
 import org.jfree.chart.ChartFactory;
 import org.jfree.chart.ChartUtils;
@@ -62,7 +63,7 @@ final class Charts {
     return written;
   }
 
-  private static java.util.Optional<Path> chart(
+  private static Optional<Path> chart(
       List<Measurement> measurements,
       Layout layout,
       Storage storage,
@@ -98,7 +99,7 @@ final class Charts {
       }
     }
     if (maxPoints < 2) {
-      return java.util.Optional.empty();
+      return Optional.empty();
     }
     JFreeChart chart =
         ChartFactory.createXYLineChart(
@@ -120,6 +121,6 @@ final class Charts {
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot write chart " + file, e);
     }
-    return java.util.Optional.of(file);
+    return Optional.of(file);
   }
 }

@@ -85,7 +85,7 @@ final class CostProbe {
     long entries =
         switch (strategy) {
           case RANGE ->
-              rangePlanEntries(server.table()) + rangeEntries(server.table(), rangePlanTasks(server));
+              rangePlanEntries(server.table()) + rangeEntries(server.table(), server.plan().planTasks());
           case OFFSET -> (1L + planTaskCount(server)) * manifestEntries(server.table());
           case OFFSET_CACHED, REFERENCE, CLIENT_LOCAL -> manifestEntries(server.table());
         };
@@ -147,10 +147,6 @@ final class CostProbe {
     PlanServer.Plan plan = server.plan();
     server.release(plan);
     return plan.planTasks().size();
-  }
-
-  private static List<String> rangePlanTasks(PlanServer server) {
-    return server.plan().planTasks();
   }
 
   /** Entries the range planner decodes for the plan call: those of the inline first batch. */

@@ -1,6 +1,7 @@
 package io.entryrange.jmh;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -59,7 +60,7 @@ record JmhRun(
   /** Every combination this run times, keyed as its deterministic cost is. */
   List<Measurement.CostKey> costKeys() {
     List<Measurement.CostKey> keys = new ArrayList<>();
-    List<Batch> perBatch = batches.isEmpty() ? java.util.Collections.singletonList(null) : batches;
+    List<Batch> perBatch = batches.isEmpty() ? Collections.singletonList(null) : batches;
     for (int planSize : planSizes) {
       for (Strategy strategy : strategies) {
         for (Batch batch : perBatch) {

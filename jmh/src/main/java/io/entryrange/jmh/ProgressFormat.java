@@ -24,7 +24,8 @@ final class ProgressFormat implements OutputFormat {
   private final long startNanos;
   private int started;
 
-  ProgressFormat(OutputFormat log, PrintStream console, int totalForks, int alreadyStarted, long startNanos) {
+  ProgressFormat(
+      OutputFormat log, PrintStream console, int totalForks, int alreadyStarted, long startNanos) {
     this.log = log;
     this.console = console;
     this.totalForks = totalForks;
@@ -45,12 +46,17 @@ final class ProgressFormat implements OutputFormat {
         started,
         totalForks,
         ReportCli.elapsed(startNanos),
-        params.getBenchmark().substring(params.getBenchmark().lastIndexOf('.', params.getBenchmark().lastIndexOf('.') - 1) + 1),
+        classAndMethod(params.getBenchmark()),
         params.getParamsKeys().stream()
             .filter(key -> !key.equals("warehouse"))
             .map(key -> key + "=" + params.getParam(key))
             .collect(Collectors.joining(" ")));
     log.startBenchmark(params);
+  }
+
+  /** {@code Class.method} of a fully qualified benchmark name. */
+  private static String classAndMethod(String benchmark) {
+    return benchmark.substring(benchmark.lastIndexOf('.', benchmark.lastIndexOf('.') - 1) + 1);
   }
 
   @Override

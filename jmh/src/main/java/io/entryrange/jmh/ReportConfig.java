@@ -3,6 +3,7 @@ package io.entryrange.jmh;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.openjdk.jmh.runner.options.TimeValue;
@@ -134,7 +135,7 @@ record ReportConfig(
                 ? null
                 : new JmhRun(
                     Measurement.E2E, storage, layout, offsetSizes, List.of(Strategy.OFFSET), List.of()))
-        .filter(java.util.Objects::nonNull)
+        .filter(Objects::nonNull)
         .toList();
   }
 }

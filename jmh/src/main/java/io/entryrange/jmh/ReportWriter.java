@@ -1,6 +1,7 @@
 package io.entryrange.jmh;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -18,7 +19,7 @@ import java.util.stream.Collectors;
  */
 final class ReportWriter {
   private static final List<String> STRATEGIES =
-      java.util.Arrays.stream(Strategy.values()).map(Strategy::label).toList();
+      Arrays.stream(Strategy.values()).map(Strategy::label).toList();
 
   private final List<Measurement> measurements;
   private final Ratios ratios;
@@ -351,7 +352,7 @@ final class ReportWriter {
 
   private List<List<Object>> rows(String kind, String layout, String storage) {
     return select(kind, null, layout, storage).stream()
-        .map(m -> java.util.Arrays.<Object>asList(m.planSize(), m.batch()))
+        .map(m -> Arrays.<Object>asList(m.planSize(), m.batch()))
         .distinct()
         .sorted(
             Comparator.<List<Object>>comparingInt(row -> (Integer) row.get(0))
