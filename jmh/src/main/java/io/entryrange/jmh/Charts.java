@@ -1,0 +1,126 @@
+package io.entryrange.jmh;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+import org.jfree.chart.ChartFactory;
+import org.jfree.chart.ChartUtils;
+import org.jfree.chart.JFreeChart;
+import org.jfree.chart.axis.LogAxis;
+import org.jfree.chart.plot.PlotOrientation;
+import org.jfree.chart.plot.XYPlot;
+import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
+import org.jfree.chart.title.TextTitle;
+import org.jfree.data.xy.XYSeries;
+import org.jfree.data.xy.XYSeriesCollection;
+
+/**
+ * The report's PNG charts: per batch, redemption time and bytes read against plan size, log-log,
+ * one line per strategy. Log axes because the claim under test is about growth: a line that stays
+ * flat across three decades of plan size is the point, and zero cannot be drawn on a log axis, so
+ * strategies that read nothing are left off the bytes chart and named in its subtitle.
+ */
+final class Charts {
+  private static final int WIDTH = 900;
+  private static final int HEIGHT = 600;
+
+  private Charts() {}
+
+  /** Writes every chart the measurements support into {@code dir}; returns the files written. */
+  static List<Path> write(List<Measurement> measurements, Path dir) {
+    List<Path> written = new ArrayList<>();
+    for (Layout layout : Layout.values()) {
+      for (Batch batch : Batch.values()) {
+        for (Storage storage : Storage.values()) {
+          chart(
+                  measurements,
+                  layout,
+                  storage,
+                  batch,
+                  "Redemption time, " + batch.label() + " batch, " + layout.label() + ", " + storage.label(),
+                  "ms per redemption",
+                  Measurement::msPerOp,
+                  dir.resolve(
+                      "redemption-time-" + layout.label() + "-" + storage.label() + "-" + batch.label() + ".png"))
+              .ifPresent(written::add);
+        }
+        chart(
+                measurements,
+                layout,
+                Storage.LOCAL,
+                batch,
+                "Bytes read per redemption, " + batch.label() + " batch, " + layout.label(),
+                "bytes read",
+                m -> m.bytesRead() == null ? null : m.bytesRead().doubleValue(),
+                dir.resolve("redemption-bytes-" + layout.label() + "-" + batch.label() + ".png"))
+            .ifPresent(written::add);
+      }
+    }
+    return written;
+  }
+
+  private static Optional<Path> chart(
+      List<Measurement> measurements,
+      Layout layout,
+      Storage storage,
+      Batch batch,
+      String title,
+      String yLabel,
+      Function<Measurement, Double> metric,
+      Path file) {
+    XYSeriesCollection dataset = new XYSeriesCollection();
+    List<String> notDrawn = new ArrayList<>();
+    int maxPoints = 0;
+    for (Strategy strategy : Strategy.values()) {
+      XYSeries series = new XYSeries(strategy.label());
+      boolean measured = false;
+      for (Measurement m : measurements) {
+        if (Measurement.REDEMPTION.equals(m.kind())
+            && strategy.label().equals(m.strategy())
+            && layout.label().equals(m.layout())
+            && storage.label().equals(m.storage())
+            && batch.label().equals(m.batch())) {
+          Double value = metric.apply(m);
+          measured |= value != null;
+          if (value != null && value > 0) {
+            series.add(m.planSize(), value);
+          }
+        }
+      }
+      if (series.getItemCount() > 0) {
+        dataset.addSeries(series);
+        maxPoints = Math.max(maxPoints, series.getItemCount());
+      } else if (measured) {
+        notDrawn.add(strategy.label());
+      }
+    }
+    if (maxPoints < 2) {
+      return Optional.empty();
+    }
+    JFreeChart chart =
+        ChartFactory.createXYLineChart(
+            title, "plan size (data files)", yLabel, dataset, PlotOrientation.VERTICAL, true, false, false);
+    if (!notDrawn.isEmpty()) {
+      chart.addSubtitle(new TextTitle("zero for " + String.join(", ", notDrawn) + " (not drawn on a log axis)"));
+    }
+    XYPlot plot = chart.getXYPlot();
+    LogAxis x = new LogAxis("plan size (data files)");
+    x.setBase(10);
+    plot.setDomainAxis(x);
+    LogAxis y = new LogAxis(yLabel);
+    y.setBase(10);
+    plot.setRangeAxis(y);
+    XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(true, true);
+    plot.setRenderer(renderer);
+    try {
+      ChartUtils.saveChartAsPNG(file.toFile(), chart, WIDTH, HEIGHT);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot write chart " + file, e);
+    }
+    return Optional.of(file);
+  }
+}

@@ -1,0 +1,97 @@
+package io.entryrange.jmh;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
+
+/**
+ * One JMH invocation of one benchmark over the cross product of its parameter lists. The report
+ * issues several, because the useful matrix is not a full cross product: offset full scans cost
+ * {@code N / B} full plans and are only run for small plans, and simulated storage only for some.
+ *
+ * @param batches the batches to redeem; empty for benchmarks other than redemption
+ */
+record JmhRun(
+    String kind,
+    Storage storage,
+    Layout layout,
+    List<Integer> planSizes,
+    List<Strategy> strategies,
+    List<Batch> batches) {
+
+  JmhRun {
+    Preconditions.checkArgument(!planSizes.isEmpty(), "Invalid run, no plan sizes: %s", kind);
+    Preconditions.checkArgument(!strategies.isEmpty(), "Invalid run, no strategies: %s", kind);
+    Preconditions.checkArgument(
+        Measurement.REDEMPTION.equals(kind) != batches.isEmpty(),
+        "Invalid batches for a %s run: %s",
+        kind,
+        batches);
+    planSizes = List.copyOf(planSizes);
+    strategies = List.copyOf(strategies);
+    batches = List.copyOf(batches);
+  }
+
+  Class<?> benchmark() {
+    return switch (kind) {
+      case Measurement.REDEMPTION -> RedemptionBenchmark.class;
+      case Measurement.PLAN -> PlanBenchmark.class;
+      case Measurement.E2E -> FullScanBenchmark.class;
+      default -> throw new IllegalArgumentException("Invalid run kind: " + kind);
+    };
+  }
+
+  /** JMH parameters, apart from the warehouse. */
+  Map<String, String[]> params() {
+    Map<String, String[]> params = new LinkedHashMap<>();
+    params.put("planSize", planSizes.stream().map(String::valueOf).toArray(String[]::new));
+    params.put("layout", new String[] {layout.label()});
+    params.put("storage", new String[] {storage.label()});
+    params.put("strategy", strategies.stream().map(Strategy::label).toArray(String[]::new));
+    if (!batches.isEmpty()) {
+      params.put("batch", batches.stream().map(Batch::label).toArray(String[]::new));
+    }
+    return params;
+  }
+
+  /** Every combination this run times, keyed as its deterministic cost is. */
+  List<Measurement.CostKey> costKeys() {
+    List<Measurement.CostKey> keys = new ArrayList<>();
+    List<Batch> perBatch = batches.isEmpty() ? Collections.singletonList(null) : batches;
+    for (int planSize : planSizes) {
+      for (Strategy strategy : strategies) {
+        for (Batch batch : perBatch) {
+          keys.add(
+              new Measurement.CostKey(
+                  kind,
+                  strategy.label(),
+                  planSize,
+                  layout.label(),
+                  batch == null ? null : batch.label()));
+        }
+      }
+    }
+    return keys;
+  }
+
+  /** How many forks JMH will start for this run. */
+  int forks() {
+    return planSizes.size() * strategies.size() * Math.max(1, batches.size());
+  }
+
+  String describe() {
+    return kind
+        + " "
+        + layout.label()
+        + " "
+        + storage.label()
+        + " N="
+        + planSizes
+        + " "
+        + strategies.stream().map(Strategy::label).toList()
+        + (batches.isEmpty() ? "" : " " + batches.stream().map(Batch::label).toList());
+  }
+}

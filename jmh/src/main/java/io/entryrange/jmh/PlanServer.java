@@ -1,0 +1,230 @@
+package io.entryrange.jmh;
+
+import io.entryrange.planner.CountingFileIO;
+import io.entryrange.planner.ManifestIndexCache;
+import io.entryrange.token.CodecMode;
+import io.entryrange.token.ScanPlanningService;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import org.apache.iceberg.BaseTable;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.StaticTableOperations;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
+import org.apache.iceberg.rest.CatalogHandlers;
+import org.apache.iceberg.rest.requests.FetchScanTasksRequest;
+import org.apache.iceberg.rest.requests.PlanTableScanRequest;
+import org.apache.iceberg.rest.responses.BaseScanTaskResponse;
+
+/**
+ * One replica serving one benchmark table with one {@link Strategy}, called in process (no HTTP,
+ * no JSON): the plan call, the redemption of a plan task, and a client's full scan.
+ *
+ * <p>Why each replica loads its own table metadata and reads through its own {@link
+ * CountingFileIO}: Iceberg caches a snapshot's manifest list in the snapshot object, and the
+ * caches that make redemption cheap (manifest block indexes, the plan cache) are node-local, so
+ * replicas must share nothing for their byte counts to mean what a deployment would see. Within
+ * one replica the table is loaded once, as a catalog with a table cache would.
+ *
+ * <p>The reference strategy keeps its plans in Iceberg's process-wide static state, so all
+ * replicas in one JVM would share them; the report therefore never sends its plan tasks to a
+ * second replica. Not thread-safe.
+ */
+final class PlanServer {
+  static final int BATCH_SIZE = 100;
+  private static final long PLAN_CACHE_TASKS = 20_000_000L;
+  private static final String CALLER = "bench-client";
+
+  private final Strategy strategy;
+  private final TableIdentifier ident;
+  private final CountingFileIO io;
+  private final Table table;
+  private final Catalog catalog;
+  private ScanPlanningService service;
+
+  /** What the client sees after the plan call. */
+  record Plan(String planId, int inlineTasks, List<String> planTasks) {}
+
+  /** What the client sees after redeeming one plan task. */
+  record Fetched(int tasks, List<String> planTasks) {}
+
+  private PlanServer(Strategy strategy, TableIdentifier ident, CountingFileIO io, Table table) {
+    this.strategy = strategy;
+    this.ident = ident;
+    this.io = io;
+    this.table = table;
+    this.catalog = new OneTableCatalog(ident, table);
+    this.service = newService(strategy);
+  }
+
+  /** A replica with freshly loaded metadata and empty caches. */
+  static PlanServer open(
+      Path warehouse, int planSize, Layout layout, Strategy strategy, Storage storage) {
+    Table loaded = FixtureTables.ensure(warehouse, planSize, layout);
+    CountingFileIO io = storage.wrap(loaded.io());
+    Table served =
+        new BaseTable(
+            new StaticTableOperations(((HasTableOperations) loaded).operations().current(), io),
+            loaded.name(),
+            report -> {});
+    return new PlanServer(strategy, FixtureTables.id(planSize, layout), io, served);
+  }
+
+  CountingFileIO io() {
+    return io;
+  }
+
+  Table table() {
+    return table;
+  }
+
+  Plan plan() {
+    Preconditions.checkArgument(strategy.servesPlanTasks(), "Invalid strategy to plan: %s", strategy);
+    if (strategy == Strategy.REFERENCE) {
+      var response =
+          CatalogHandlers.planTableScan(
+              catalog, ident, request(), scan -> false, scan -> BATCH_SIZE);
+      return new Plan(response.planId(), response.fileScanTasks().size(), planTasksOf(response));
+    }
+    var response = service.planTableScan(ident, table, request(), CALLER);
+    return new Plan(null, response.fileScanTasks().size(), planTasksOf(response));
+  }
+
+  Fetched fetch(String planTask) {
+    FetchScanTasksRequest request = new FetchScanTasksRequest(planTask);
+    var response =
+        strategy == Strategy.REFERENCE
+            ? CatalogHandlers.fetchScanTasks(catalog, ident, request)
+            : service.fetchScanTasks(ident, table, request, CALLER);
+    return new Fetched(response.fileScanTasks().size(), planTasksOf(response));
+  }
+
+  /** Frees the plan's server-side state; only the reference strategy keeps any. */
+  void release(Plan plan) {
+    if (strategy == Strategy.REFERENCE) {
+      CatalogHandlers.cancelPlanTableScan(plan.planId());
+    }
+  }
+
+  /**
+   * Every plan task of {@code plan} in batch order. The reference names only the next plan task
+   * in each response, so its chain is walked here, which redeems every batch once.
+   */
+  List<String> allPlanTasks(Plan plan) {
+    if (strategy != Strategy.REFERENCE) {
+      return plan.planTasks();
+    }
+    List<String> all = new ArrayList<>();
+    Deque<String> next = new ArrayDeque<>(plan.planTasks());
+    while (!next.isEmpty()) {
+      String planTask = next.removeFirst();
+      all.add(planTask);
+      next.addAll(fetch(planTask).planTasks());
+    }
+    return all;
+  }
+
+  /**
+   * A client's whole scan, sequentially: the plan call then every plan task redeemed in turn, or
+   * {@code planFiles()} for client-local planning. Returns the file scan tasks received.
+   */
+  long fullScan() {
+    if (strategy == Strategy.CLIENT_LOCAL) {
+      return planLocally();
+    }
+    Plan plan = plan();
+    long tasks = plan.inlineTasks();
+    Deque<String> pending = new ArrayDeque<>(plan.planTasks());
+    while (!pending.isEmpty()) {
+      Fetched fetched = fetch(pending.removeFirst());
+      tasks += fetched.tasks();
+      pending.addAll(fetched.planTasks());
+    }
+    release(plan);
+    return tasks;
+  }
+
+  /** Replaces the plan cache with an empty one, so the next plan call plans from scratch. */
+  void clearPlanCache() {
+    if (strategy == Strategy.OFFSET_CACHED) {
+      this.service = newService(strategy);
+    }
+  }
+
+  private long planLocally() {
+    long tasks = 0;
+    try (CloseableIterable<FileScanTask> planned = table.newScan().planFiles()) {
+      for (FileScanTask ignored : planned) {
+        tasks += 1;
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return tasks;
+  }
+
+  private static PlanTableScanRequest request() {
+    return PlanTableScanRequest.builder().build();
+  }
+
+  private static List<String> planTasksOf(BaseScanTaskResponse response) {
+    return response.planTasks() == null ? List.of() : response.planTasks();
+  }
+
+  private static ScanPlanningService newService(Strategy strategy) {
+    ScanPlanningService.Builder builder = ScanPlanningService.builder().batchSize(BATCH_SIZE);
+    return switch (strategy) {
+      case RANGE ->
+          builder.mode(CodecMode.AUTO).manifestIndexCache(new ManifestIndexCache()).build();
+      case OFFSET -> builder.mode(CodecMode.OFFSET).build();
+      case OFFSET_CACHED -> builder.mode(CodecMode.OFFSET).planCacheTasks(PLAN_CACHE_TASKS).build();
+      case REFERENCE, CLIENT_LOCAL -> null;
+    };
+  }
+
+  /**
+   * The catalog the reference handlers load from: always this replica's table, so the reference
+   * pays the same (zero) table-load cost as the other strategies and reads through the same
+   * counting FileIO.
+   */
+  private static final class OneTableCatalog implements Catalog {
+    private final TableIdentifier ident;
+    private final Table table;
+
+    OneTableCatalog(TableIdentifier ident, Table table) {
+      this.ident = ident;
+      this.table = table;
+    }
+
+    @Override
+    public Table loadTable(TableIdentifier id) {
+      Preconditions.checkArgument(ident.equals(id), "Invalid table for this replica: %s", id);
+      return table;
+    }
+
+    @Override
+    public List<TableIdentifier> listTables(Namespace namespace) {
+      return ident.namespace().equals(namespace) ? List.of(ident) : List.of();
+    }
+
+    @Override
+    public boolean dropTable(TableIdentifier id, boolean purge) {
+      throw new UnsupportedOperationException("Benchmark tables are read-only: " + id);
+    }
+
+    @Override
+    public void renameTable(TableIdentifier from, TableIdentifier to) {
+      throw new UnsupportedOperationException("Benchmark tables are read-only: " + from);
+    }
+  }
+}

@@ -1,0 +1,48 @@
+package io.entryrange.jmh;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * Each measurement's value divided by {@code range}'s value for the same kind, plan size, layout,
+ * batch and storage. Why against range: it is the design under evaluation, so every other column
+ * reads as "how many times range's cost".
+ */
+final class Ratios {
+  private final Map<List<Object>, Measurement> rangeByKey = new HashMap<>();
+
+  Ratios(List<Measurement> measurements) {
+    for (Measurement m : measurements) {
+      if (Strategy.RANGE.label().equals(m.strategy())) {
+        rangeByKey.put(key(m), m);
+      }
+    }
+  }
+
+  /** {@code metric(m) / metric(range)}, empty when either is missing or range's is zero. */
+  Optional<Double> toRange(Measurement m, Function<Measurement, ? extends Number> metric) {
+    Measurement range = rangeByKey.get(key(m));
+    if (range == null) {
+      return Optional.empty();
+    }
+    Number value = metric.apply(m);
+    Number base = metric.apply(range);
+    if (value == null || base == null || base.doubleValue() == 0) {
+      return Optional.empty();
+    }
+    return Optional.of(value.doubleValue() / base.doubleValue());
+  }
+
+  private static List<Object> key(Measurement m) {
+    return List.of(
+        m.kind(),
+        m.planSize(),
+        m.layout(),
+        Objects.requireNonNullElse(m.batch(), ""),
+        m.storage());
+  }
+}

@@ -1,0 +1,239 @@
+package io.entryrange.jmh;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import io.entryrange.fixtures.TableLayout;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.apache.iceberg.Table;
+import org.openjdk.jmh.profile.GCProfiler;
+import org.openjdk.jmh.results.format.ResultFormatType;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.format.OutputFormatFactory;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.VerboseMode;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * Runs the whole comparison and writes the report: generates the fixture tables once, counts the
+ * deterministic costs, runs JMH through its Runner API (forks load the pre-generated tables by
+ * warehouse path), then writes {@code REPORT.md}, {@code summary.json}, the raw JMH JSON, JMH's
+ * full log and the charts.
+ */
+@Command(
+    name = "report",
+    mixinStandardHelpOptions = true,
+    description = "Benchmarks plan-task redemption strategies and writes REPORT.md, summary.json and charts.")
+public final class ReportCli implements Callable<Integer> {
+  static final ObjectMapper JSON =
+      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+  @Option(names = "--full", description = "Every plan size up to 1,000,000, every layout and storage, longer iterations.")
+  private boolean full;
+
+  @Option(names = "--smoke", hidden = true, description = "A tiny configuration for the pipeline test.")
+  private boolean smoke;
+
+  @Option(names = "--out", defaultValue = "target/report", description = "Output directory (default: ${DEFAULT-VALUE}).")
+  private Path out;
+
+  @Option(
+      names = "--warehouse",
+      description = "Warehouse for the fixture tables, kept for reuse; default: a temporary one, deleted at the end.")
+  private Path warehouse;
+
+  private final PrintStream console = System.out;
+
+  public static void main(String[] args) {
+    System.setProperty("java.awt.headless", "true");
+    System.exit(new CommandLine(new ReportCli()).execute(args));
+  }
+
+  @Override
+  public Integer call() throws IOException, RunnerException {
+    long start = System.nanoTime();
+    ReportConfig config = smoke ? ReportConfig.smoke() : full ? ReportConfig.full() : ReportConfig.quick();
+    Files.createDirectories(out);
+    boolean temporary = warehouse == null;
+    Path tables = temporary ? Files.createTempDirectory("entryrange-jmh-") : warehouse.toAbsolutePath();
+    try {
+      phase(start, "fixtures in " + tables);
+      List<ReportWriter.FixtureInfo> fixtures = generate(config, tables, start);
+      phase(start, "deterministic costs (local storage, outside JMH)");
+      Map<Measurement.CostKey, Measurement.Cost> costs = new LinkedHashMap<>();
+      List<Measurement> replicas = new ArrayList<>();
+      countCosts(config, new CostProbe(tables), costs, replicas, start);
+      phase(start, "JMH, " + config.forks() + " forks, config " + config.name());
+      ArrayNode raw = runJmh(config, tables, start);
+      JSON.writeValue(out.resolve("jmh-result.json").toFile(), raw);
+      List<Measurement> measurements = new ArrayList<>(JmhResults.toMeasurements(raw, costs));
+      measurements.addAll(replicas);
+      JSON.writeValue(out.resolve("summary.json").toFile(), measurements);
+      phase(start, "charts");
+      Charts.write(measurements, out).forEach(chart -> console.println("  " + chart));
+      String report = ReportWriter.render(measurements, config, machine(), fixtures, elapsed(start));
+      Files.writeString(out.resolve("REPORT.md"), report, StandardCharsets.UTF_8);
+      phase(start, "done: " + out.toAbsolutePath().resolve("REPORT.md"));
+      return 0;
+    } finally {
+      if (temporary) {
+        deleteRecursively(tables);
+      }
+    }
+  }
+
+  private List<ReportWriter.FixtureInfo> generate(ReportConfig config, Path tables, long start) {
+    List<ReportWriter.FixtureInfo> fixtures = new ArrayList<>();
+    for (List<Object> table : config.tables()) {
+      int planSize = (Integer) table.get(0);
+      Layout layout = (Layout) table.get(1);
+      Table generated = FixtureTables.ensure(tables, planSize, layout);
+      List<TableLayout.ManifestInfo> manifests = TableLayout.of(generated).dataManifests();
+      fixtures.add(
+          new ReportWriter.FixtureInfo(
+              planSize,
+              layout.label(),
+              manifests.size(),
+              manifests.stream().mapToLong(TableLayout.ManifestInfo::lengthBytes).sum()));
+      step(start, String.format(Locale.ROOT, "N=%,d %s: %d data manifests", planSize, layout.label(), manifests.size()));
+    }
+    return fixtures;
+  }
+
+  private void countCosts(
+      ReportConfig config,
+      CostProbe probe,
+      Map<Measurement.CostKey, Measurement.Cost> costs,
+      List<Measurement> replicas,
+      long start) {
+    for (JmhRun run : config.runs()) {
+      for (Measurement.CostKey key : run.costKeys()) {
+        if (costs.containsKey(key)) {
+          continue;
+        }
+        Strategy strategy = Strategy.of(key.strategy());
+        Layout layout = Layout.of(key.layout());
+        Measurement.Cost cost =
+            switch (key.kind()) {
+              case Measurement.REDEMPTION -> probe.redemption(key.planSize(), layout, strategy, Batch.of(key.batch()));
+              case Measurement.PLAN -> probe.plan(key.planSize(), layout, strategy);
+              default -> probe.fullScan(key.planSize(), layout, strategy);
+            };
+        costs.put(key, cost);
+        step(start, key.kind() + " " + key.strategy() + " N=" + key.planSize() + " " + key.layout()
+            + (key.batch() == null ? "" : " " + key.batch()) + ": " + cost.bytesRead() + " bytes");
+      }
+    }
+    for (List<Object> table : config.tables()) {
+      int planSize = (Integer) table.get(0);
+      Layout layout = (Layout) table.get(1);
+      for (Strategy strategy : List.of(Strategy.RANGE, Strategy.OFFSET, Strategy.OFFSET_CACHED)) {
+        Measurement.Cost cost = probe.replicas(planSize, layout, strategy);
+        replicas.add(
+            new Measurement(
+                Measurement.REPLICAS, strategy.label(), planSize, layout.label(), null, Storage.LOCAL.label(),
+                null, cost.bytesRead(), cost.filesOpened(), null, null, null));
+        step(start, "replicas " + strategy.label() + " N=" + planSize + " " + layout.label() + ": " + cost.bytesRead() + " bytes");
+      }
+    }
+  }
+
+  private ArrayNode runJmh(ReportConfig config, Path tables, long start) throws IOException, RunnerException {
+    ArrayNode all = JSON.createArrayNode();
+    int started = 0;
+    Path result = Files.createTempFile(out, "jmh-run-", ".json");
+    try (PrintStream log = new PrintStream(Files.newOutputStream(out.resolve("jmh.log")), true, StandardCharsets.UTF_8)) {
+      for (JmhRun run : config.runs()) {
+        step(start, "run: " + run.describe());
+        ProgressFormat progress =
+            new ProgressFormat(
+                OutputFormatFactory.createFormatInstance(log, VerboseMode.NORMAL),
+                console,
+                config.forks(),
+                started,
+                start);
+        new Runner(options(config, run, tables, result), progress).run();
+        started = progress.started();
+        JsonNode results = JSON.readTree(result.toFile());
+        results.forEach(all::add);
+      }
+    } finally {
+      Files.deleteIfExists(result);
+    }
+    return all;
+  }
+
+  private static org.openjdk.jmh.runner.options.Options options(
+      ReportConfig config, JmhRun run, Path tables, Path result) {
+    boolean singleShot = Measurement.E2E.equals(run.kind());
+    ChainedOptionsBuilder options =
+        new OptionsBuilder()
+            .include("^" + Pattern.quote(run.benchmark().getName()) + "\\.")
+            .forks(1)
+            .jvmArgsAppend("-Xmx6g", "-Djava.awt.headless=true")
+            .addProfiler(GCProfiler.class)
+            .warmupIterations(singleShot ? config.singleShotWarmups() : config.warmupIterations())
+            .warmupTime(config.warmupTime())
+            .measurementIterations(singleShot ? config.singleShots() : config.measurementIterations())
+            .measurementTime(config.measurementTime())
+            .param("warehouse", tables.toString())
+            .resultFormat(ResultFormatType.JSON)
+            .result(result.toString());
+    run.params().forEach(options::param);
+    return options.build();
+  }
+
+  private static List<String> machine() {
+    Runtime runtime = Runtime.getRuntime();
+    long memory =
+        ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
+            ? os.getTotalMemorySize()
+            : -1;
+    return List.of(
+        "Cores: " + runtime.availableProcessors(),
+        String.format(Locale.ROOT, "Memory: %.1f GiB physical", memory / (1024.0 * 1024 * 1024)),
+        "JVM: " + System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version")
+            + " (forks: -Xmx6g)",
+        "OS: " + System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"));
+  }
+
+  private void phase(long start, String what) {
+    console.printf(Locale.ROOT, "[%s] == %s%n", elapsed(start), what);
+  }
+
+  private void step(long start, String what) {
+    console.printf(Locale.ROOT, "[%s]    %s%n", elapsed(start), what);
+  }
+
+  static String elapsed(long startNanos) {
+    long seconds = (System.nanoTime() - startNanos) / 1_000_000_000L;
+    return String.format(Locale.ROOT, "%02d:%02d", seconds / 60, seconds % 60);
+  }
+
+  private static void deleteRecursively(Path dir) throws IOException {
+    try (Stream<Path> paths = Files.walk(dir)) {
+      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(path);
+      }
+    }
+  }
+}

@@ -1,0 +1,141 @@
+package io.entryrange.jmh;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+/**
+ * What one report run measures and how long it spends per measurement.
+ *
+ * <p>Quick is sized to finish in under 15 minutes on 2 cores: plan sizes up to 100,000, the
+ * small-manifest layout and simulated storage only at the sizes that test the claims, offset full
+ * scans only up to 10,000 files (a full scan re-plans once per plan task, which at 100,000 files
+ * is 1,000 full plans). Full adds 1,000,000 files, every layout and storage, and longer
+ * iterations. Smoke is for the pipeline test only.
+ *
+ * @param singleShots measured full scans per fork, after {@code singleShotWarmups} unmeasured ones
+ */
+record ReportConfig(
+    String name,
+    int warmupIterations,
+    TimeValue warmupTime,
+    int measurementIterations,
+    TimeValue measurementTime,
+    int singleShotWarmups,
+    int singleShots,
+    List<JmhRun> runs) {
+
+  /** Offset full scans beyond this plan size would run for many minutes per scan. */
+  static final int OFFSET_FULL_SCAN_MAX = 10_000;
+
+  private static final List<Strategy> SERVED =
+      List.of(Strategy.RANGE, Strategy.OFFSET, Strategy.OFFSET_CACHED, Strategy.REFERENCE);
+  private static final List<Batch> ALL_BATCHES = List.of(Batch.values());
+
+  static ReportConfig quick() {
+    List<Integer> sizes = List.of(1_000, 10_000, 100_000);
+    List<Integer> largest = List.of(100_000);
+    List<JmhRun> runs = new ArrayList<>();
+    runs.add(redemption(Storage.LOCAL, Layout.LARGE_MANIFESTS, sizes, ALL_BATCHES));
+    runs.add(redemption(Storage.LOCAL, Layout.SMALL_MANIFESTS, largest, ALL_BATCHES));
+    runs.add(
+        redemption(
+            Storage.SIMULATED_OBJECT_STORE,
+            Layout.LARGE_MANIFESTS,
+            List.of(1_000, 100_000),
+            List.of(Batch.LAST)));
+    runs.add(plan(Storage.LOCAL, Layout.LARGE_MANIFESTS, sizes));
+    runs.add(plan(Storage.LOCAL, Layout.SMALL_MANIFESTS, largest));
+    runs.addAll(fullScans(Storage.LOCAL, Layout.LARGE_MANIFESTS, sizes));
+    runs.addAll(fullScans(Storage.SIMULATED_OBJECT_STORE, Layout.LARGE_MANIFESTS, List.of(1_000)));
+    return new ReportConfig(
+        "quick", 2, TimeValue.seconds(1), 3, TimeValue.seconds(1), 1, 2, runs);
+  }
+
+  static ReportConfig full() {
+    List<Integer> sizes = List.of(1_000, 10_000, 100_000, 1_000_000);
+    List<Integer> simulatedScans = List.of(1_000, 10_000, 100_000);
+    List<JmhRun> runs = new ArrayList<>();
+    for (Layout layout : Layout.values()) {
+      for (Storage storage : Storage.values()) {
+        runs.add(redemption(storage, layout, sizes, ALL_BATCHES));
+      }
+      runs.add(plan(Storage.LOCAL, layout, sizes));
+      runs.add(plan(Storage.SIMULATED_OBJECT_STORE, layout, sizes));
+      runs.addAll(fullScans(Storage.LOCAL, layout, sizes));
+      runs.addAll(fullScans(Storage.SIMULATED_OBJECT_STORE, layout, simulatedScans));
+    }
+    return new ReportConfig("full", 5, TimeValue.seconds(2), 5, TimeValue.seconds(2), 2, 5, runs);
+  }
+
+  static ReportConfig smoke() {
+    List<Integer> sizes = List.of(1_000);
+    List<JmhRun> runs =
+        List.of(
+            redemption(
+                Storage.LOCAL,
+                Layout.LARGE_MANIFESTS,
+                sizes,
+                List.of(Strategy.RANGE, Strategy.OFFSET),
+                List.of(Batch.LAST)),
+            new JmhRun(
+                Measurement.E2E,
+                Storage.LOCAL,
+                Layout.LARGE_MANIFESTS,
+                sizes,
+                List.of(Strategy.RANGE, Strategy.CLIENT_LOCAL),
+                List.of()));
+    return new ReportConfig(
+        "smoke", 1, TimeValue.milliseconds(200), 1, TimeValue.milliseconds(200), 0, 1, runs);
+  }
+
+  /** Every (plan size, layout) some run needs a table for, in run order. */
+  Set<List<Object>> tables() {
+    Set<List<Object>> tables = new LinkedHashSet<>();
+    for (JmhRun run : runs) {
+      run.planSizes().forEach(size -> tables.add(List.of(size, run.layout())));
+    }
+    return tables;
+  }
+
+  int forks() {
+    return runs.stream().mapToInt(JmhRun::forks).sum();
+  }
+
+  private static JmhRun redemption(
+      Storage storage, Layout layout, List<Integer> sizes, List<Batch> batches) {
+    return redemption(storage, layout, sizes, SERVED, batches);
+  }
+
+  private static JmhRun redemption(
+      Storage storage,
+      Layout layout,
+      List<Integer> sizes,
+      List<Strategy> strategies,
+      List<Batch> batches) {
+    return new JmhRun(Measurement.REDEMPTION, storage, layout, sizes, strategies, batches);
+  }
+
+  private static JmhRun plan(Storage storage, Layout layout, List<Integer> sizes) {
+    return new JmhRun(Measurement.PLAN, storage, layout, sizes, SERVED, List.of());
+  }
+
+  /** Full scans for every strategy, offset only at the sizes where N / B re-plans finish. */
+  private static List<JmhRun> fullScans(Storage storage, Layout layout, List<Integer> sizes) {
+    List<Strategy> others =
+        List.of(Strategy.RANGE, Strategy.OFFSET_CACHED, Strategy.REFERENCE, Strategy.CLIENT_LOCAL);
+    List<Integer> offsetSizes = sizes.stream().filter(size -> size <= OFFSET_FULL_SCAN_MAX).toList();
+    return Stream.of(
+            new JmhRun(Measurement.E2E, storage, layout, sizes, others, List.of()),
+            offsetSizes.isEmpty()
+                ? null
+                : new JmhRun(
+                    Measurement.E2E, storage, layout, offsetSizes, List.of(Strategy.OFFSET), List.of()))
+        .filter(Objects::nonNull)
+        .toList();
+  }
+}

@@ -1,0 +1,404 @@
+package io.entryrange.jmh;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * Writes {@code REPORT.md} from the measurements: the setting, side-by-side tables with ratios to
+ * range, and a reading whose every sentence is computed from the numbers above it, so rerunning on
+ * another machine cannot leave a stale claim behind.
+ */
+final class ReportWriter {
+  private static final List<String> STRATEGIES =
+      Arrays.stream(Strategy.values()).map(Strategy::label).toList();
+
+  private final List<Measurement> measurements;
+  private final Ratios ratios;
+  private final StringBuilder out = new StringBuilder();
+
+  /** A fixture table as generated. */
+  record FixtureInfo(int planSize, String layout, int manifests, long manifestBytes) {}
+
+  private ReportWriter(List<Measurement> measurements) {
+    this.measurements = List.copyOf(measurements);
+    this.ratios = new Ratios(measurements);
+  }
+
+  static String render(
+      List<Measurement> measurements,
+      ReportConfig config,
+      List<String> machine,
+      List<FixtureInfo> fixtures,
+      String runtime) {
+    ReportWriter writer = new ReportWriter(measurements);
+    writer.header(config, machine, fixtures, runtime);
+    writer.reading();
+    writer.timeTables(Measurement.REDEMPTION, "Redemption time per plan task");
+    writer.costTable(Measurement.REDEMPTION, "Deterministic cost per redemption");
+    writer.allocTable();
+    writer.timeTables(Measurement.PLAN, "Plan-call time");
+    writer.costTable(Measurement.PLAN, "Deterministic cost per plan call");
+    writer.timeTables(Measurement.E2E, "Full scan, in process (plan call + every plan task, sequentially)");
+    writer.costTable(Measurement.E2E, "Deterministic cost per full scan");
+    writer.costTable(Measurement.REPLICAS, CostProbe.REPLICAS + " replicas, one client round-robin: manifest reads per full scan");
+    writer.notes(config);
+    return writer.out.toString();
+  }
+
+  private void header(ReportConfig config, List<String> machine, List<FixtureInfo> fixtures, String runtime) {
+    out.append("# Plan-task redemption: range vs offset vs Iceberg's reference\n\n");
+    out.append("Configuration `").append(config.name()).append("`, total runtime ").append(runtime).append(".\n\n");
+    out.append("## Setting\n\n");
+    machine.forEach(line -> out.append("- ").append(line).append('\n'));
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "- JMH: 1 fork per parameter combination, %d x %s warmup, %d x %s measurement (average time); "
+                + "full scans single-shot, %d warmup + %d measured; `-prof gc`\n",
+            config.warmupIterations(),
+            config.warmupTime(),
+            config.measurementIterations(),
+            config.measurementTime(),
+            config.singleShotWarmups(),
+            config.singleShots()));
+    out.append("- Batch size B = ").append(PlanServer.BATCH_SIZE).append(" for every strategy\n");
+    out.append("- Simulated object store: 20 ms per file open and per non-sequential read\n\n");
+    out.append("Fixture tables (metadata-only data files, format v2, one append commit):\n\n");
+    out.append("| plan size | layout | data manifests | manifest bytes |\n|---:|---|---:|---:|\n");
+    for (FixtureInfo fixture : fixtures) {
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "| %,d | %s | %,d | %,d |%n",
+              fixture.planSize(),
+              fixture.layout(),
+              fixture.manifests(),
+              fixture.manifestBytes()));
+    }
+    out.append('\n');
+  }
+
+  private void reading() {
+    out.append("## Reading\n\n");
+    List<String> sentences = new ArrayList<>();
+    for (List<String> group : groups(Measurement.REDEMPTION)) {
+      String layout = group.get(0);
+      String storage = group.get(1);
+      List<Measurement> range = select(Measurement.REDEMPTION, "range", layout, storage);
+      int largest = range.stream().mapToInt(Measurement::planSize).max().orElse(0);
+      int smallest = range.stream().mapToInt(Measurement::planSize).min().orElse(0);
+      for (Measurement r : range) {
+        if (r.planSize() != largest) {
+          continue;
+        }
+        for (String other : List.of("offset", "offset-cached", "reference")) {
+          find(Measurement.REDEMPTION, other, r.planSize(), layout, r.batch(), storage)
+              .flatMap(m -> ratios.toRange(m, Measurement::msPerOp).map(ratio -> describeRatio(r, m, ratio)))
+              .ifPresent(sentences::add);
+        }
+      }
+      if (largest > smallest) {
+        List<String> growth = new ArrayList<>();
+        for (Batch batch : Batch.values()) {
+          Optional<Measurement> low = find(Measurement.REDEMPTION, "range", smallest, layout, batch.label(), storage);
+          Optional<Measurement> high = find(Measurement.REDEMPTION, "range", largest, layout, batch.label(), storage);
+          if (low.isPresent() && high.isPresent()) {
+            growth.add(
+                String.format(
+                    Locale.ROOT,
+                    "%s %s -> %s ms (x%.2f)",
+                    batch.label(),
+                    ms(low.get().msPerOp()),
+                    ms(high.get().msPerOp()),
+                    high.get().msPerOp() / low.get().msPerOp()));
+          }
+        }
+        if (!growth.isEmpty()) {
+          sentences.add(
+              String.format(
+                  Locale.ROOT,
+                  "From N = %,d to N = %,d (%s, %s), range redemption time went %s.",
+                  smallest,
+                  largest,
+                  layout,
+                  storage,
+                  String.join("; ", growth)));
+        }
+        bytesGrowth(layout, smallest, largest).ifPresent(sentences::add);
+      }
+    }
+    replicaReading().ifPresent(sentences::add);
+    sentences.forEach(sentence -> out.append("- ").append(sentence).append('\n'));
+    out.append('\n');
+  }
+
+  private static String describeRatio(Measurement range, Measurement other, double ratio) {
+    String relation =
+        ratio >= 1
+            ? String.format(Locale.ROOT, "range is %.1fx faster", ratio)
+            : String.format(Locale.ROOT, "range is %.1fx slower", 1 / ratio);
+    return String.format(
+        Locale.ROOT,
+        "N = %,d, %s batch (%s, %s): range %s ms vs %s %s ms per redemption, %s.",
+        range.planSize(),
+        range.batch(),
+        range.layout(),
+        range.storage(),
+        ms(range.msPerOp()),
+        other.strategy(),
+        ms(other.msPerOp()),
+        relation);
+  }
+
+  private Optional<String> bytesGrowth(String layout, int smallest, int largest) {
+    List<String> parts = new ArrayList<>();
+    for (String strategy : List.of("range", "offset")) {
+      Optional<Measurement> low = find(Measurement.REDEMPTION, strategy, smallest, layout, "last", "local");
+      Optional<Measurement> high = find(Measurement.REDEMPTION, strategy, largest, layout, "last", "local");
+      if (low.isPresent() && high.isPresent() && low.get().bytesRead() != null && high.get().bytesRead() != null) {
+        parts.add(
+            String.format(
+                Locale.ROOT,
+                "%s %,d -> %,d bytes",
+                strategy,
+                low.get().bytesRead(),
+                high.get().bytesRead()));
+      }
+    }
+    return parts.isEmpty()
+        ? Optional.empty()
+        : Optional.of(
+            String.format(
+                Locale.ROOT,
+                "Manifest bytes read to redeem the last batch (%s), N = %,d -> %,d: %s.",
+                layout,
+                smallest,
+                largest,
+                String.join("; ", parts)));
+  }
+
+  private Optional<String> replicaReading() {
+    List<Measurement> replicas =
+        measurements.stream().filter(m -> Measurement.REPLICAS.equals(m.kind())).toList();
+    int largest = replicas.stream().mapToInt(Measurement::planSize).max().orElse(0);
+    List<String> parts = new ArrayList<>();
+    for (Measurement m : replicas) {
+      if (m.planSize() == largest && Layout.LARGE_MANIFESTS.label().equals(m.layout())) {
+        String ratio =
+            ratios.toRange(m, Measurement::bytesRead).map(r -> String.format(Locale.ROOT, " (x%.1f)", r)).orElse("");
+        parts.add(String.format(Locale.ROOT, "%s %,d bytes%s", m.strategy(), m.bytesRead(), ratio));
+      }
+    }
+    return parts.isEmpty()
+        ? Optional.empty()
+        : Optional.of(
+            String.format(
+                Locale.ROOT,
+                "%d replicas serving one full scan of N = %,d (large-manifests) read in total: %s. "
+                    + "The reference cannot take part: its plan tasks exist only in the planning process.",
+                CostProbe.REPLICAS,
+                largest,
+                String.join("; ", parts)));
+  }
+
+  private void timeTables(String kind, String title) {
+    for (List<String> group : groups(kind)) {
+      String layout = group.get(0);
+      String storage = group.get(1);
+      List<String> strategies = strategiesOf(kind);
+      out.append("## ").append(title).append(", ").append(layout).append(", ").append(storage).append("\n\n");
+      out.append("ms per operation (ratio to range)\n\n");
+      header(kind, strategies, false);
+      for (List<Object> row : rows(kind, layout, storage)) {
+        out.append(rowLabel(row));
+        for (String strategy : strategies) {
+          Optional<Measurement> m = find(kind, strategy, (Integer) row.get(0), layout, (String) row.get(1), storage);
+          out.append(" ").append(m.map(x -> withRatio(x, ms(x.msPerOp()), Measurement::msPerOp)).orElse("-")).append(" |");
+        }
+        out.append('\n');
+      }
+      out.append('\n');
+    }
+  }
+
+  private void costTable(String kind, String title) {
+    List<Measurement> local =
+        measurements.stream()
+            .filter(m -> kind.equals(m.kind()) && "local".equals(m.storage()) && m.bytesRead() != null)
+            .toList();
+    if (local.isEmpty()) {
+      return;
+    }
+    List<String> strategies = strategiesOf(kind);
+    out.append("## ").append(title).append("\n\n");
+    out.append("bytes read / files opened / entries decoded / plan-task bytes (bytes ratio to range)\n\n");
+    header(kind, strategies, true);
+    for (String layout : local.stream().map(Measurement::layout).distinct().toList()) {
+      for (List<Object> row : rows(kind, layout, "local")) {
+        out.append("| ").append(layout).append(' ').append(rowLabel(row));
+        for (String strategy : strategies) {
+          Optional<Measurement> m = find(kind, strategy, (Integer) row.get(0), layout, (String) row.get(1), "local");
+          out.append(" ").append(m.filter(x -> x.bytesRead() != null).map(this::costCell).orElse("-")).append(" |");
+        }
+        out.append('\n');
+      }
+    }
+    out.append('\n');
+  }
+
+  private String costCell(Measurement m) {
+    String cell =
+        String.format(
+            Locale.ROOT,
+            "%,d / %s / %s / %s",
+            m.bytesRead(),
+            count(m.filesOpened()),
+            count(m.entriesDecoded()),
+            count(m.tokenBytes()));
+    return ratios.toRange(m, Measurement::bytesRead).map(r -> cell + String.format(Locale.ROOT, " (x%.1f)", r)).orElse(cell);
+  }
+
+  private void allocTable() {
+    List<String> strategies = strategiesOf(Measurement.REDEMPTION);
+    List<Measurement> local =
+        select(Measurement.REDEMPTION, null, null, "local").stream().filter(m -> m.allocBytesPerOp() != null).toList();
+    if (local.isEmpty()) {
+      return;
+    }
+    out.append("## Allocation per redemption (gc.alloc.rate.norm, bytes; ratio to range)\n\n");
+    header(Measurement.REDEMPTION, strategies, true);
+    for (String layout : local.stream().map(Measurement::layout).distinct().toList()) {
+      for (List<Object> row : rows(Measurement.REDEMPTION, layout, "local")) {
+        out.append("| ").append(layout).append(' ').append(rowLabel(row));
+        for (String strategy : strategies) {
+          Optional<Measurement> m =
+              find(Measurement.REDEMPTION, strategy, (Integer) row.get(0), layout, (String) row.get(1), "local");
+          out.append(" ")
+              .append(
+                  m.filter(x -> x.allocBytesPerOp() != null)
+                      .map(x -> withRatio(x, String.format(Locale.ROOT, "%,.0f", x.allocBytesPerOp()), Measurement::allocBytesPerOp))
+                      .orElse("-"))
+              .append(" |");
+        }
+        out.append('\n');
+      }
+    }
+    out.append('\n');
+  }
+
+  private void notes(ReportConfig config) {
+    out.append("## Not measured here\n\n");
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "- Offset full scans only up to N = %,d: each re-plans the snapshot once per plan task.%n",
+            ReportConfig.OFFSET_FULL_SCAN_MAX));
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "- Offset replica runs beyond %d plan tasks count the first two rounds and multiply the steady "
+                + "per-redemption reads out (every re-plan of a pinned snapshot reads the same files).%n",
+            CostProbe.REAL_REPLAN_LIMIT));
+    out.append("- Everything is in process: no HTTP, no JSON serialization of responses.\n");
+    out.append("- Costs are counted on local storage; the simulated store changes time, not counts.\n");
+    if (!"full".equals(config.name())) {
+      out.append("- This is the `").append(config.name()).append("` configuration; `--full` adds N = 1,000,000, every layout and storage.\n");
+    }
+  }
+
+  private void header(String kind, List<String> strategies, boolean withLayout) {
+    boolean batched = Measurement.REDEMPTION.equals(kind);
+    out.append(withLayout ? "| layout " : "").append(batched ? "| plan size | batch |" : "| plan size |");
+    strategies.forEach(strategy -> out.append(' ').append(strategy).append(" |"));
+    out.append('\n').append(withLayout ? "|---" : "").append(batched ? "|---:|---|" : "|---:|");
+    strategies.forEach(strategy -> out.append("---:|"));
+    out.append('\n');
+  }
+
+  private String rowLabel(List<Object> row) {
+    return row.get(1) == null
+        ? String.format(Locale.ROOT, "| %,d |", (Integer) row.get(0))
+        : String.format(Locale.ROOT, "| %,d | %s |", (Integer) row.get(0), row.get(1));
+  }
+
+  private String withRatio(Measurement m, String value, Function<Measurement, ? extends Number> metric) {
+    if (Strategy.RANGE.label().equals(m.strategy())) {
+      return value;
+    }
+    return ratios.toRange(m, metric).map(r -> value + String.format(Locale.ROOT, " (x%.1f)", r)).orElse(value);
+  }
+
+  /** (layout, storage) pairs with measurements of {@code kind}, in a stable order. */
+  private List<List<String>> groups(String kind) {
+    Set<List<String>> groups = new LinkedHashSet<>();
+    for (Layout layout : Layout.values()) {
+      for (Storage storage : Storage.values()) {
+        if (!select(kind, null, layout.label(), storage.label()).isEmpty()) {
+          groups.add(List.of(layout.label(), storage.label()));
+        }
+      }
+    }
+    return new ArrayList<>(groups);
+  }
+
+  private List<List<Object>> rows(String kind, String layout, String storage) {
+    return select(kind, null, layout, storage).stream()
+        .map(m -> Arrays.<Object>asList(m.planSize(), m.batch()))
+        .distinct()
+        .sorted(
+            Comparator.<List<Object>>comparingInt(row -> (Integer) row.get(0))
+                .thenComparingInt(row -> row.get(1) == null ? 0 : Batch.of((String) row.get(1)).ordinal()))
+        .toList();
+  }
+
+  private List<String> strategiesOf(String kind) {
+    Set<String> present =
+        measurements.stream().filter(m -> kind.equals(m.kind())).map(Measurement::strategy).collect(Collectors.toSet());
+    return STRATEGIES.stream().filter(present::contains).toList();
+  }
+
+  private List<Measurement> select(String kind, String strategy, String layout, String storage) {
+    return measurements.stream()
+        .filter(m -> kind.equals(m.kind()))
+        .filter(m -> strategy == null || strategy.equals(m.strategy()))
+        .filter(m -> layout == null || layout.equals(m.layout()))
+        .filter(m -> storage == null || storage.equals(m.storage()))
+        .toList();
+  }
+
+  private Optional<Measurement> find(
+      String kind, String strategy, int planSize, String layout, String batch, String storage) {
+    return measurements.stream()
+        .filter(
+            m ->
+                kind.equals(m.kind())
+                    && strategy.equals(m.strategy())
+                    && m.planSize() == planSize
+                    && layout.equals(m.layout())
+                    && Objects.equals(batch, m.batch())
+                    && storage.equals(m.storage()))
+        .findFirst();
+  }
+
+  private static String ms(Double value) {
+    if (value == null) {
+      return "-";
+    }
+    return value >= 100
+        ? String.format(Locale.ROOT, "%,.0f", value)
+        : value >= 1 ? String.format(Locale.ROOT, "%.2f", value) : String.format(Locale.ROOT, "%.4f", value);
+  }
+
+  private static String count(Long value) {
+    return value == null ? "-" : String.format(Locale.ROOT, "%,d", value);
+  }
+}

@@ -1,0 +1,36 @@
+package io.entryrange.jmh;
+
+import io.entryrange.planner.CountingFileIO;
+import java.time.Duration;
+import org.apache.iceberg.io.FileIO;
+
+/**
+ * Where the manifests are read from. Both count every byte; the simulated object store adds a
+ * fixed first-byte latency per open and per non-sequential read, because on S3-like storage the
+ * number of requests, not the bytes, dominates small reads.
+ */
+enum Storage implements Labelled {
+  LOCAL("local", Duration.ZERO),
+  SIMULATED_OBJECT_STORE("simulated-object-store", Duration.ofMillis(20));
+
+  private final String label;
+  private final Duration requestLatency;
+
+  Storage(String label, Duration requestLatency) {
+    this.label = label;
+    this.requestLatency = requestLatency;
+  }
+
+  @Override
+  public String label() {
+    return label;
+  }
+
+  CountingFileIO wrap(FileIO delegate) {
+    return new CountingFileIO(delegate, requestLatency, requestLatency);
+  }
+
+  static Storage of(String label) {
+    return Labelled.parse(Storage.class, label);
+  }
+}

@@ -1,0 +1,51 @@
+package io.entryrange.jmh;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ChartsTest {
+  private static final byte[] PNG_SIGNATURE = {(byte) 0x89, 'P', 'N', 'G'};
+
+  @Test
+  void writesNonEmptyPngsForEveryBatchWithAtLeastTwoPlanSizes(@TempDir Path dir) throws Exception {
+    System.setProperty("java.awt.headless", "true");
+    List<Measurement> measurements = new ArrayList<>();
+    for (int planSize : List.of(1_000, 100_000)) {
+      for (Batch batch : Batch.values()) {
+        for (String strategy : List.of("range", "offset", "reference")) {
+          long bytes = "reference".equals(strategy) ? 0 : planSize;
+          measurements.add(
+              new Measurement(
+                  "redemption", strategy, planSize, "large-manifests", batch.label(), "local",
+                  planSize / 1000.0, bytes, 1L, 100L, 1000.0, 300L));
+        }
+      }
+    }
+    measurements.add(
+        new Measurement(
+            "redemption", "range", 1_000, "small-manifests", "last", "local", 1.0, 1L, 1L, 1L, 1.0, 1L));
+
+    List<Path> charts = Charts.write(measurements, dir);
+
+    assertThat(charts)
+        .extracting(path -> path.getFileName().toString())
+        .containsExactlyInAnyOrder(
+            "redemption-time-large-manifests-local-first.png",
+            "redemption-time-large-manifests-local-middle.png",
+            "redemption-time-large-manifests-local-last.png",
+            "redemption-bytes-large-manifests-first.png",
+            "redemption-bytes-large-manifests-middle.png",
+            "redemption-bytes-large-manifests-last.png");
+    for (Path chart : charts) {
+      byte[] bytes = Files.readAllBytes(chart);
+      assertThat(bytes.length).isGreaterThan(1000);
+      assertThat(java.util.Arrays.copyOf(bytes, 4)).isEqualTo(PNG_SIGNATURE);
+    }
+  }
+}

@@ -1,0 +1,30 @@
+package io.entryrange.jmh;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** The whole report pipeline at N = 1,000 with one short iteration per fork (about 15 s). */
+class ReportCliSmokeTest {
+  @Test
+  void writesEveryArtifact(@TempDir Path dir) throws Exception {
+    Path out = dir.resolve("report");
+    int exit =
+        new CommandLine(new ReportCli())
+            .execute("--smoke", "--out", out.toString(), "--warehouse", dir.resolve("wh").toString());
+
+    assertThat(exit).isZero();
+    assertThat(out.resolve("REPORT.md")).content().contains("## Reading", "Cores:");
+    JsonNode summary = ReportCli.JSON.readTree(out.resolve("summary.json").toFile());
+    assertThat(summary).isNotEmpty();
+    assertThat(summary.findValuesAsText("kind")).contains("redemption", "e2e", "replicas");
+    JsonNode raw = ReportCli.JSON.readTree(out.resolve("jmh-result.json").toFile());
+    assertThat(raw).hasSize(4);
+    assertThat(Files.size(out.resolve("jmh.log"))).isPositive();
+  }
+}
