@@ -18,8 +18,9 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  *
  * <p>Why: redemption cost must be shown with deterministic numbers (tests) and with a plausible
  * storage cost model (benchmarks), from the same wrapper. A read is non-sequential when it does
- * not start where the previous read of the same stream ended; the first read of a fresh stream at
- * position 0 is covered by the open.
+ * not start where the previous read of the same stream ended. The first read of a stream is
+ * covered by the open wherever it starts, as with an object store, where opening a stream is the
+ * first ranged GET at the current position.
  *
  * <p>Thread-safe: counters are {@link LongAdder}s in a concurrent map; streams are not shared.
  */
@@ -182,7 +183,7 @@ public final class CountingFileIO implements FileIO {
     private final SeekableInputStream stream;
     private final PathCounters pathCounters;
     private long position = 0;
-    private long lastReadEnd = 0;
+    private long lastReadEnd = -1;
 
     CountingStream(SeekableInputStream stream, PathCounters pathCounters) {
       this.stream = stream;
@@ -235,7 +236,7 @@ public final class CountingFileIO implements FileIO {
 
     private void beforeRead() {
       pathCounters.reads.increment();
-      if (position != lastReadEnd) {
+      if (lastReadEnd >= 0 && position != lastReadEnd) {
         pathCounters.seeks.increment();
         pause(seekLatencyNanos);
       }

@@ -48,6 +48,17 @@ class CountingFileIOTest {
   }
 
   @Test
+  void theFirstReadIsPartOfTheOpenWhereverItStarts() throws IOException {
+    CountingFileIO io = new CountingFileIO(withFile("mem://d", 1000));
+    try (SeekableInputStream in = io.newInputFile("mem://d").newStream()) {
+      in.seek(700);
+      in.read(new byte[10], 0, 10);
+      in.read(new byte[10], 0, 10);
+    }
+    assertThat(io.costOf("mem://d")).isEqualTo(new CountingFileIO.IoCost(1, 20, 2, 0));
+  }
+
+  @Test
   void readPastTheEndCountsNoBytes() throws IOException {
     CountingFileIO io = new CountingFileIO(withFile("mem://b", 10));
     try (SeekableInputStream in = io.newInputFile("mem://b").newStream()) {
