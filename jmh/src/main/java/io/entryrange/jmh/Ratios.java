@@ -1,6 +1,9 @@
 package io.entryrange.jmh;
 
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -35,6 +38,20 @@ final class Ratios {
       return Optional.empty();
     }
     return Optional.of(value.doubleValue() / base.doubleValue());
+  }
+
+  /**
+   * A ratio for a table cell: whole numbers from 10 up, one decimal from 1, and two significant
+   * digits below 1, so that a cached strategy at a thousandth of range's time does not print as 0.
+   */
+  static String format(double ratio) {
+    if (ratio >= 10) {
+      return String.format(Locale.ROOT, "%,.0f", ratio);
+    }
+    if (ratio >= 1) {
+      return String.format(Locale.ROOT, "%.1f", ratio);
+    }
+    return new BigDecimal(ratio).round(new MathContext(2)).stripTrailingZeros().toPlainString();
   }
 
   private static List<Object> key(Measurement m) {

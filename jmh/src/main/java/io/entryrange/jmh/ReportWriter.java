@@ -194,7 +194,7 @@ final class ReportWriter {
     for (Measurement m : replicas) {
       if (m.planSize() == largest && Layout.LARGE_MANIFESTS.label().equals(m.layout())) {
         String ratio =
-            ratios.toRange(m, Measurement::bytesRead).map(r -> String.format(Locale.ROOT, " (x%.1f)", r)).orElse("");
+            ratios.toRange(m, Measurement::bytesRead).map(r -> " (x" + Ratios.format(r) + ")").orElse("");
         parts.add(String.format(Locale.ROOT, "%s %,d bytes%s", m.strategy(), m.bytesRead(), ratio));
       }
     }
@@ -264,7 +264,7 @@ final class ReportWriter {
             count(m.filesOpened()),
             count(m.entriesDecoded()),
             count(m.tokenBytes()));
-    return ratios.toRange(m, Measurement::bytesRead).map(r -> cell + String.format(Locale.ROOT, " (x%.1f)", r)).orElse(cell);
+    return ratios.toRange(m, Measurement::bytesRead).map(r -> cell + " (x" + Ratios.format(r) + ")").orElse(cell);
   }
 
   private void allocTable() {
@@ -334,7 +334,7 @@ final class ReportWriter {
     if (Strategy.RANGE.label().equals(m.strategy())) {
       return value;
     }
-    return ratios.toRange(m, metric).map(r -> value + String.format(Locale.ROOT, " (x%.1f)", r)).orElse(value);
+    return ratios.toRange(m, metric).map(r -> value + " (x" + Ratios.format(r) + ")").orElse(value);
   }
 
   /** (layout, storage) pairs with measurements of {@code kind}, in a stable order. */

@@ -35,4 +35,13 @@ class RatiosTest {
     assertThat(ratios.toRange(offset, Measurement::msPerOp)).isEmpty();
     assertThat(ratios.toRange(offset, Measurement::bytesRead)).isEmpty();
   }
+
+  @Test
+  void formatsRatiosWithoutRoundingSmallOnesToZero() {
+    assertThat(Ratios.format(365.6)).isEqualTo("366");
+    assertThat(Ratios.format(1234.4)).isEqualTo("1,234");
+    assertThat(Ratios.format(2.345)).isEqualTo("2.3");
+    assertThat(Ratios.format(0.0031234)).isEqualTo("0.0031");
+    assertThat(Ratios.format(0.5)).isEqualTo("0.5");
+  }
 }
