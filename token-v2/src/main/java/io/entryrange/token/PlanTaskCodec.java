@@ -162,6 +162,19 @@ public final class PlanTaskCodec {
   }
 
   /**
+   * The encoded plan task, or empty where {@code encode} would refuse it: too many ranges or bytes,
+   * nesting deeper than the parser allows, or a table name the format cannot carry.
+   */
+  public Optional<String> tryEncode(PlanTask task) {
+    try {
+      return Optional.of(
+          task instanceof RangePlanTask ranged ? encode(ranged) : encode((OffsetPlanTask) task));
+    } catch (IllegalArgumentException e) {
+      return Optional.empty();
+    }
+  }
+
+  /**
    * Length of the string {@code encode} would produce for {@code task}, which is also its size in
    * bytes. This codec's caps are not applied, so operators can measure a task that {@code encode}
    * would refuse.

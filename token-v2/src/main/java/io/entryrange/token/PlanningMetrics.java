@@ -19,6 +19,7 @@ public final class PlanningMetrics {
   private final LongAdder cacheHits = new LongAdder();
   private final LongAdder cacheMisses = new LongAdder();
   private final LongAdder fullPlans = new LongAdder();
+  private final LongAdder inlinePlans = new LongAdder();
   private final Map<FallbackReason, LongAdder> fallbacks = new EnumMap<>(FallbackReason.class);
   private final Map<RejectionReason, LongAdder> rejections = new EnumMap<>(RejectionReason.class);
 
@@ -55,6 +56,10 @@ public final class PlanningMetrics {
     fullPlans.increment();
   }
 
+  void inlinePlan() {
+    inlinePlans.increment();
+  }
+
   void fallback(FallbackReason reason) {
     fallbacks.get(reason).increment();
   }
@@ -88,6 +93,11 @@ public final class PlanningMetrics {
     return fullPlans.sum();
   }
 
+  /** Plans answered wholly inline because their scan does not fit in a plan task. */
+  public long inlinePlans() {
+    return inlinePlans.sum();
+  }
+
   public long fallbacks(FallbackReason reason) {
     return fallbacks.get(reason).sum();
   }
@@ -105,6 +115,7 @@ public final class PlanningMetrics {
     values.put("plan-cache.hits", cacheHits());
     values.put("plan-cache.misses", cacheMisses());
     values.put("full-plans", fullPlans());
+    values.put("plans.inline-oversize-scan", inlinePlans());
     fallbacks.forEach((reason, count) -> values.put("fallbacks." + name(reason), count.sum()));
     rejections.forEach((reason, count) -> values.put("rejections." + name(reason), count.sum()));
     return values;

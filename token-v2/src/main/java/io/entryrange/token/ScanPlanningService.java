@@ -11,6 +11,7 @@ import io.entryrange.planner.ScanRequests;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Table;
@@ -92,14 +93,18 @@ public final class ScanPlanningService {
       int manifests = batchSize == 0 ? Integer.MAX_VALUE : maxManifestsPerPlanTask;
       RangePlan plan = planner.plan(table, request, io, size, manifests);
       if (plan.fallback().isEmpty()) {
-        List<String> planTasks = new ArrayList<>();
-        for (PlanBatch batch : plan.laterBatches()) {
-          planTasks.add(
-              codec.encode(
-                  new RangePlanTask(
-                      ident, plan.request().snapshotId(), plan.request(), batch.ranges())));
+        Optional<List<String>> planTasks =
+            encodeAll(
+                plan.laterBatches(),
+                batch ->
+                    new RangePlanTask(
+                        ident, plan.request().snapshotId(), plan.request(), batch.ranges()));
+        if (planTasks.isPresent()) {
+          return completed(table, plan.first().tasks(), planTasks.get());
         }
-        return completed(table, plan.first().tasks(), planTasks);
+        RangePlan inline =
+            planner.plan(table, plan.request(), io, Integer.MAX_VALUE, Integer.MAX_VALUE);
+        return completed(table, inline.first().tasks(), List.of());
       }
       Preconditions.checkArgument(
           mode != CodecMode.RANGE_ONLY,
@@ -110,6 +115,26 @@ public final class ScanPlanningService {
     return offsetPlan(ident, table, ScanRequests.pin(table, request), caller, io);
   }
 
+  /**
+   * Every plan task, or empty when one cannot be encoded: a scan whose JSON (a filter with
+   * thousands of literals, say) would push a plan task past the codec's size bound, or a table
+   * name the identifier format cannot carry. Such a plan is answered inline instead, which is
+   * correct for any client, where refusing it would fail the query.
+   */
+  private <T> Optional<List<String>> encodeAll(
+      List<T> batches, Function<T, PlanTask> toPlanTask) {
+    List<String> planTasks = new ArrayList<>(batches.size());
+    for (T batch : batches) {
+      Optional<String> planTask = codec.tryEncode(toPlanTask.apply(batch));
+      if (planTask.isEmpty()) {
+        metrics.inlinePlan();
+        return Optional.empty();
+      }
+      planTasks.add(planTask.get());
+    }
+    return Optional.of(planTasks);
+  }
+
   private PlanTableScanResponse offsetPlan(
       TableIdentifier ident,
       Table table,
@@ -118,11 +143,15 @@ public final class ScanPlanningService {
       FileIO io) {
     List<FileScanTask> sorted = sortedPlan(table, pinned, caller, io);
     int inline = batchSize == 0 ? sorted.size() : Math.min(batchSize, sorted.size());
-    List<String> planTasks = new ArrayList<>();
+    List<Integer> offsets = new ArrayList<>();
     for (int offset = inline; offset < sorted.size(); offset += batchSize) {
-      planTasks.add(codec.encode(new OffsetPlanTask(ident, offset, batchSize, pinned)));
+      offsets.add(offset);
     }
-    return completed(table, sorted.subList(0, inline), planTasks);
+    Optional<List<String>> planTasks =
+        encodeAll(offsets, offset -> new OffsetPlanTask(ident, offset, batchSize, pinned));
+    return planTasks.isPresent()
+        ? completed(table, sorted.subList(0, inline), planTasks.get())
+        : completed(table, sorted, List.of());
   }
 
   private static PlanTableScanResponse completed(

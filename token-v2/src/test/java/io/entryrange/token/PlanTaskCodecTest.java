@@ -183,6 +183,18 @@ class PlanTaskCodecTest {
   }
 
   @Test
+  void tryEncodeIsEmptyExactlyWhereEncodeRefuses() {
+    assertThat(codec.tryEncode(rangeTask(3))).contains(codec.encode(rangeTask(3)));
+    assertThat(codec.tryEncode(offsetTask())).contains(codec.encode(offsetTask()));
+    assertThat(codec.tryEncode(rangeTask(65))).isEmpty();
+    assertThat(new PlanTaskCodec(64, 100).tryEncode(offsetTask())).isEmpty();
+    assertThat(
+            codec.tryEncode(
+                new RangePlanTask(TableIdentifier.of("a.b", "t"), 7, minimalScan(7), ranges(1))))
+        .isEmpty();
+  }
+
+  @Test
   void encodedSizeIsTheLengthOfThePlanTask() {
     for (PlanTask task : tasks().toList()) {
       assertThat(codec.encodedSize(task)).isEqualTo(encode(codec, task).length());
