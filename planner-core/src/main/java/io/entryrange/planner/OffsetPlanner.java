@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.HasTableOperations;
@@ -45,9 +46,18 @@ public final class OffsetPlanner {
 
   /** Every task of the request's pinned snapshot (or append range), in {@link #TOTAL_ORDER}. */
   public static List<FileScanTask> sortedPlan(Table table, PlanTableScanRequest pinned, FileIO io) {
+    return sortedPlan(table, pinned, io, null);
+  }
+
+  /**
+   * Like {@link #sortedPlan(Table, PlanTableScanRequest, FileIO)}, reading manifests in parallel on
+   * {@code pool} when it is not null.
+   */
+  public static List<FileScanTask> sortedPlan(
+      Table table, PlanTableScanRequest pinned, FileIO io, ExecutorService pool) {
     List<FileScanTask> tasks = new ArrayList<>();
     try (CloseableIterable<FileScanTask> planned =
-        ScanRequests.toAnyScan(readingThrough(table, io), pinned).planFiles()) {
+        ScanRequests.toAnyScan(readingThrough(table, io), pinned, pool).planFiles()) {
       planned.forEach(tasks::add);
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -1,5 +1,6 @@
 package io.entryrange.planner;
 
+import java.util.concurrent.ExecutorService;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.IncrementalAppendScan;
 import org.apache.iceberg.Scan;
@@ -63,8 +64,18 @@ public final class ScanRequests {
 
   /** Like {@link #toScan}, and an append scan over [start, end] for an incremental request. */
   public static Scan<?, FileScanTask, ?> toAnyScan(Table table, PlanTableScanRequest request) {
+    return toAnyScan(table, request, null);
+  }
+
+  /**
+   * Like {@link #toAnyScan(Table, PlanTableScanRequest)}, planning manifests in parallel on {@code
+   * pool} when it is not null instead of Iceberg's JVM-wide worker pool.
+   */
+  public static Scan<?, FileScanTask, ?> toAnyScan(
+      Table table, PlanTableScanRequest request, ExecutorService pool) {
     if (!isIncremental(request)) {
-      return toScan(table, request);
+      TableScan scan = toScan(table, request);
+      return pool == null ? scan : scan.planWith(pool);
     }
     Preconditions.checkArgument(
         request.startSnapshotId() != null && request.endSnapshotId() != null,
@@ -75,7 +86,8 @@ public final class ScanRequests {
             .newIncrementalAppendScan()
             .fromSnapshotInclusive(request.startSnapshotId())
             .toSnapshot(request.endSnapshotId());
-    return configure(scan, request);
+    IncrementalAppendScan configured = configure(scan, request);
+    return pool == null ? configured : configured.planWith(pool);
   }
 
   private static <T extends Scan<T, FileScanTask, ?>> T configure(

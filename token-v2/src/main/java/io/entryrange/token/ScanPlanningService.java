@@ -11,6 +11,7 @@ import io.entryrange.planner.ScanRequests;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ExecutorService;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.apache.iceberg.FileScanTask;
@@ -52,6 +53,7 @@ public final class ScanPlanningService {
   private final PlanTaskCodec codec;
   private final PlanCache planCache;
   private final UnaryOperator<FileIO> fileIO;
+  private final ExecutorService planningPool;
   private final EntryRangePlanner planner;
   private final PlanningMetrics metrics = new PlanningMetrics();
 
@@ -62,6 +64,7 @@ public final class ScanPlanningService {
     this.codec = builder.codec;
     this.planCache = builder.planCacheTasks > 0 ? new PlanCache(builder.planCacheTasks) : null;
     this.fileIO = builder.fileIO;
+    this.planningPool = builder.planningPool;
     this.planner = new EntryRangePlanner(builder.indexes);
   }
 
@@ -227,7 +230,7 @@ public final class ScanPlanningService {
       Table table, PlanTableScanRequest pinned, String caller, FileIO io) {
     if (planCache == null) {
       metrics.fullPlan();
-      return OffsetPlanner.sortedPlan(table, pinned, io);
+      return OffsetPlanner.sortedPlan(table, pinned, io, planningPool);
     }
     boolean[] missed = {false};
     List<FileScanTask> plan =
@@ -235,7 +238,7 @@ public final class ScanPlanningService {
             table.uuid(),
             pinned,
             caller,
-            () -> OffsetPlanner.sortedPlan(table, pinned, io),
+            () -> OffsetPlanner.sortedPlan(table, pinned, io, planningPool),
             () -> {
               missed[0] = true;
               metrics.cacheMiss();
@@ -261,6 +264,7 @@ public final class ScanPlanningService {
     private long planCacheTasks = 0;
     private UnaryOperator<FileIO> fileIO = UnaryOperator.identity();
     private ManifestIndexCache indexes = new ManifestIndexCache();
+    private ExecutorService planningPool = null;
 
     private Builder() {}
 
@@ -308,6 +312,18 @@ public final class ScanPlanningService {
     public Builder manifestIndexCache(ManifestIndexCache cache) {
       Preconditions.checkArgument(cache != null, "Invalid manifest index cache: null");
       this.indexes = cache;
+      return this;
+    }
+
+    /**
+     * Where whole-snapshot plans read manifests in parallel; by default Iceberg's JVM-wide worker
+     * pool. A server should pass its own: a REST client in the same JVM redeems plan tasks on that
+     * shared pool while blocked on this server, and a server waiting on the same pool can deadlock
+     * with it; a separate pool also keeps a busy server from starving the rest of its JVM.
+     */
+    public Builder planningPool(ExecutorService pool) {
+      Preconditions.checkArgument(pool != null, "Invalid planning pool: null");
+      this.planningPool = pool;
       return this;
     }
 
