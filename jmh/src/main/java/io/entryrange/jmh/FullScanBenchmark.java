@@ -1,6 +1,19 @@
 package io.entryrange.jmh;
 
+import io.entryrange.fixtures.Warehouses;
+import io.entryrange.fixtures.server.RestFixtureServer;
+import io.entryrange.fixtures.server.ServerSettings;
+import io.entryrange.token.CodecMode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.rest.RESTCatalog;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -10,33 +23,91 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * A client's whole scan, end to end but in process: the plan call and every plan task redeemed
- * one after another on one replica, or local {@code planFiles()}. A scan takes seconds at large
- * plan sizes, so each measurement is one scan ({@link Mode#SingleShotTime}).
+ * A client's whole scan, end to end over HTTP: Iceberg's own {@link RESTCatalog} with {@code
+ * scan-planning-mode=server} loads the table from the REST fixture server and plans through it,
+ * redeeming plan tasks concurrently on its default worker pool, and every task is read. {@code
+ * client-local} loads the table from the Hadoop catalog and runs {@code planFiles()} itself,
+ * reading the manifests from the same storage. A scan takes seconds at large plan sizes, so each
+ * measurement is one scan ({@link Mode#SingleShotTime}).
+ *
+ * <p>The server runs in the fork's JVM on loopback and plans on a pool of its own, so client and
+ * server cannot wait on each other's threads. With the simulated object store, the server's
+ * catalog (or the client-local catalog) reads through it.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 public class FullScanBenchmark extends BenchmarkTable {
+  private static final long PLAN_CACHE_TASKS = 20_000_000L;
+
   @Param({"range", "offset", "offset-cached", "reference", "client-local"})
   public String strategy;
 
-  private PlanServer server;
+  private RestFixtureServer server;
+  private Catalog client;
+  private TableIdentifier table;
 
   @Setup(Level.Trial)
-  public void setUp() {
-    server = open(Strategy.of(strategy));
+  public void generateTable() {
+    FixtureTables.ensure(Path.of(warehouse), planSize, Layout.of(layout));
+    table = FixtureTables.id(planSize, Layout.of(layout));
   }
 
+  /**
+   * A fresh server and client per iteration, so offset-cached starts each scan with an empty cache
+   * (its plan call fills it) and the reference's plan state starts empty.
+   */
   @Setup(Level.Iteration)
-  public void newScan() {
-    server.clearPlanCache();
+  public void connect() {
+    Storage where = Storage.of(storage);
+    Strategy how = Strategy.of(strategy);
+    if (how == Strategy.CLIENT_LOCAL) {
+      client = Warehouses.open(Path.of(warehouse), where.requestLatency());
+      return;
+    }
+    ServerSettings settings =
+        ServerSettings.of(Path.of(warehouse))
+            .withBatchSize(PlanServer.BATCH_SIZE)
+            .withStorageLatency(where.requestLatency());
+    settings =
+        switch (how) {
+          case RANGE -> settings.withMode(CodecMode.AUTO);
+          case OFFSET -> settings.withMode(CodecMode.OFFSET);
+          case OFFSET_CACHED -> settings.withMode(CodecMode.OFFSET).withPlanCacheTasks(PLAN_CACHE_TASKS);
+          case REFERENCE -> settings.withIcebergReference();
+          case CLIENT_LOCAL -> throw new IllegalStateException("planned above");
+        };
+    server = RestFixtureServer.start(settings);
+    RESTCatalog rest = new RESTCatalog();
+    rest.initialize(
+        "bench", Map.of("uri", server.uri().toString(), "scan-planning-mode", "server"));
+    client = rest;
   }
 
   @Benchmark
   public long scan() {
-    return server.fullScan();
+    long tasks = 0;
+    try (CloseableIterable<FileScanTask> planned = client.loadTable(table).newScan().planFiles()) {
+      for (FileScanTask ignored : planned) {
+        tasks += 1;
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return tasks;
+  }
+
+  @TearDown(Level.Iteration)
+  public void disconnect() throws Exception {
+    if (client instanceof AutoCloseable closeable) {
+      closeable.close();
+    }
+    if (server != null) {
+      server.close();
+      server = null;
+    }
   }
 }

@@ -47,8 +47,10 @@ final class ReportWriter {
     writer.allocTable();
     writer.timeTables(Measurement.PLAN, "Plan-call time");
     writer.costTable(Measurement.PLAN, "Deterministic cost per plan call");
-    writer.timeTables(Measurement.E2E, "Full scan, in process (plan call + every plan task, sequentially)");
-    writer.costTable(Measurement.E2E, "Deterministic cost per full scan");
+    writer.timeTables(
+        Measurement.E2E,
+        "Full scan end to end over HTTP (RESTCatalog client with server planning; client-local runs planFiles() itself)");
+    writer.costTable(Measurement.E2E, "Deterministic cost per full scan (server side, counted in process)");
     writer.costTable(Measurement.REPLICAS, CostProbe.REPLICAS + " replicas, one client round-robin: manifest reads per full scan");
     writer.notes(config);
     return writer.out.toString();

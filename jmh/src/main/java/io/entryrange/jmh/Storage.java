@@ -26,6 +26,11 @@ enum Storage implements Labelled {
     return label;
   }
 
+  /** Added per file open and per non-sequential read. */
+  Duration requestLatency() {
+    return requestLatency;
+  }
+
   CountingFileIO wrap(FileIO delegate) {
     return new CountingFileIO(delegate, requestLatency, requestLatency);
   }
