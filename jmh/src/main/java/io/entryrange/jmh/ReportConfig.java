@@ -54,7 +54,7 @@ record ReportConfig(
     runs.addAll(fullScans(Storage.LOCAL, Layout.LARGE_MANIFESTS, sizes));
     runs.addAll(fullScans(Storage.SIMULATED_OBJECT_STORE, Layout.LARGE_MANIFESTS, List.of(1_000)));
     return new ReportConfig(
-        "quick", 2, TimeValue.seconds(1), 3, TimeValue.seconds(1), 1, 2, runs);
+        "quick", 3, TimeValue.seconds(1), 3, TimeValue.seconds(1), 1, 2, runs);
   }
 
   static ReportConfig full() {
