@@ -1,16 +1,22 @@
 package io.entryrange.jmh;
 
+import java.awt.BasicStroke;
+import java.awt.Color;
 import java.io.IOException;
+import java.text.DecimalFormat;
+import java.text.DecimalFormatSymbols;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Function;
 import org.jfree.chart.ChartFactory;
 import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.LogAxis;
+import org.jfree.chart.axis.NumberTickUnit;
 import org.jfree.chart.plot.PlotOrientation;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
@@ -27,6 +33,11 @@ import org.jfree.data.xy.XYSeriesCollection;
 final class Charts {
   private static final int WIDTH = 900;
   private static final int HEIGHT = 600;
+  /** Distinct on white and for the common colour-vision deficiencies (Okabe-Ito). */
+  private static final Color[] SERIES_COLOURS = {
+    new Color(0xD55E00), new Color(0x0072B2), new Color(0x009E73), new Color(0xCC79A7),
+    new Color(0xE69F00)
+  };
 
   private Charts() {}
 
@@ -108,13 +119,16 @@ final class Charts {
       chart.addSubtitle(new TextTitle("zero for " + String.join(", ", notDrawn) + " (not drawn on a log axis)"));
     }
     XYPlot plot = chart.getXYPlot();
-    LogAxis x = new LogAxis("plan size (data files)");
-    x.setBase(10);
-    plot.setDomainAxis(x);
-    LogAxis y = new LogAxis(yLabel);
-    y.setBase(10);
-    plot.setRangeAxis(y);
+    plot.setBackgroundPaint(Color.WHITE);
+    plot.setDomainGridlinePaint(Color.LIGHT_GRAY);
+    plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
+    plot.setDomainAxis(decades("plan size (data files)"));
+    plot.setRangeAxis(decades(yLabel));
     XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(true, true);
+    for (int series = 0; series < dataset.getSeriesCount(); series += 1) {
+      renderer.setSeriesPaint(series, SERIES_COLOURS[series % SERIES_COLOURS.length]);
+      renderer.setSeriesStroke(series, new BasicStroke(2f));
+    }
     plot.setRenderer(renderer);
     try {
       ChartUtils.saveChartAsPNG(file.toFile(), chart, WIDTH, HEIGHT);
@@ -122,5 +136,15 @@ final class Charts {
       throw new UncheckedIOException("Cannot write chart " + file, e);
     }
     return Optional.of(file);
+  }
+
+  /** A base-10 log axis ticked once per decade and labelled 0.001, 1, 1,000 rather than 10^x. */
+  private static LogAxis decades(String label) {
+    LogAxis axis = new LogAxis(label);
+    axis.setBase(10);
+    axis.setTickUnit(new NumberTickUnit(1));
+    axis.setMinorTickMarksVisible(true);
+    axis.setNumberFormatOverride(new DecimalFormat("#,##0.####", DecimalFormatSymbols.getInstance(Locale.ROOT)));
+    return axis;
   }
 }
