@@ -3,6 +3,7 @@ package io.entryrange.planner;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.apache.iceberg.EntryRangeBridge;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -57,8 +58,11 @@ public final class EntryRangePlanner {
     if (reason.isPresent()) {
       return RangePlan.fallback(pinned, reason.get());
     }
-
     TableScan scan = ScanRequests.toScan(table, pinned);
+    if (!EntryRangeBridge.supports(scan)) {
+      return RangePlan.fallback(pinned, FallbackReason.UNSUPPORTED_TABLE);
+    }
+
     ManifestPruning pruning = new ManifestPruning(scan);
     List<ManifestFile> kept = new ArrayList<>();
     for (ManifestFile manifest : manifests.dataManifests()) {
@@ -87,8 +91,14 @@ public final class EntryRangePlanner {
     if (ScanRequests.isIncremental(pinned)) {
       return Optional.of(FallbackReason.INCREMENTAL_SCAN);
     }
-    return manifestsOf(table, pinned, io)
-        .flatMap(manifests -> FallbackCheck.reason(pinned, manifests));
+    Optional<FallbackReason> reason =
+        manifestsOf(table, pinned, io).flatMap(manifests -> FallbackCheck.reason(pinned, manifests));
+    if (reason.isEmpty()
+        && pinned.snapshotId() != null
+        && !EntryRangeBridge.supports(ScanRequests.toScan(table, pinned))) {
+      return Optional.of(FallbackReason.UNSUPPORTED_TABLE);
+    }
+    return reason;
   }
 
   /** The pinned snapshot's manifest list, empty when the table has no snapshot to plan. */
@@ -125,6 +135,10 @@ public final class EntryRangePlanner {
       throw new InvalidBatchException("Snapshot cannot be planned by entry ranges: " + reason.get());
     }
     batch.ranges().forEach(manifests::checkedManifest);
-    return redeemer.redeem(ScanRequests.toScan(table, pinned), manifests, batch, io);
+    TableScan scan = ScanRequests.toScan(table, pinned);
+    if (!EntryRangeBridge.supports(scan)) {
+      throw new InvalidBatchException("Table cannot be planned by entry ranges: " + table.name());
+    }
+    return redeemer.redeem(scan, manifests, batch, io);
   }
 }

@@ -14,5 +14,7 @@ public enum FallbackReason {
   /** Encrypted manifests: their bytes cannot be sliced at Avro block boundaries. */
   ENCRYPTED_MANIFESTS,
   /** A manifest that is not an Avro container file, or carries a manifest deletion vector (v4). */
-  UNSUPPORTED_MANIFEST_FORMAT
+  UNSUPPORTED_MANIFEST_FORMAT,
+  /** A table whose scan is not Iceberg's data-table scan (a metadata table, a custom table). */
+  UNSUPPORTED_TABLE
 }

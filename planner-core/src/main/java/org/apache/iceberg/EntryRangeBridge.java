@@ -29,6 +29,15 @@ public final class EntryRangeBridge {
 
   private EntryRangeBridge() {}
 
+  /**
+   * Whether entry ranges can serve this scan: only Iceberg's data-table scan plans through {@code
+   * ManifestGroup} the way slices are replayed. Other tables' scans (metadata tables, a catalog's
+   * own table classes) take the offset path, which calls their {@code planFiles()}.
+   */
+  public static boolean supports(TableScan scan) {
+    return scan instanceof DataTableScan;
+  }
+
   /** The specs the scan binds files with (rebound to the snapshot schema on time travel). */
   public static Map<Integer, PartitionSpec> specs(TableScan scan) {
     return dataScan(scan).specs();

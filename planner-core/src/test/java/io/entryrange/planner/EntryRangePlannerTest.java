@@ -11,6 +11,8 @@ import java.util.stream.Stream;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.MetadataTableType;
+import org.apache.iceberg.MetadataTableUtils;
 import org.apache.iceberg.StaticTableOperations;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileMetadata;
@@ -260,6 +262,27 @@ class EntryRangePlannerTest {
   private static Table reloaded(Table table) {
     String location = ((HasTableOperations) table).operations().current().metadataFileLocation();
     return new BaseTable(new StaticTableOperations(location, table.io()), table.name());
+  }
+
+  @Test
+  void tablesWhoseScanIsNotADataTableScanFallBack() {
+    Table table = TABLES.get(2);
+    Table files = MetadataTableUtils.createMetadataTableInstance(table, MetadataTableType.FILES);
+    EntryRangePlanner planner = new EntryRangePlanner(new ManifestIndexCache());
+    PlanTableScanRequest all = PlanTableScanRequest.builder().build();
+
+    assertThat(planner.fallbackReason(files, all, table.io()))
+        .contains(FallbackReason.UNSUPPORTED_TABLE);
+    assertThat(planner.plan(files, all, table.io(), 10, 64).fallback())
+        .contains(FallbackReason.UNSUPPORTED_TABLE);
+    PlanTableScanRequest pinned = ScanRequests.pin(table, all);
+    ManifestFile own = table.currentSnapshot().dataManifests(table.io()).get(0);
+    assertThatThrownBy(
+            () ->
+                planner.redeem(
+                    files, pinned, new PlanBatch(List.of(new EntryRange(own.path(), 0, 1))), table.io()))
+        .isInstanceOf(InvalidBatchException.class)
+        .hasMessageContaining("cannot be planned by entry ranges");
   }
 
   @Test
