@@ -50,11 +50,6 @@ public final class CountingFileIO implements FileIO {
     this.seekLatencyNanos = seekLatency.toNanos();
   }
 
-  /** The wrapped file system. */
-  public FileIO delegate() {
-    return delegate;
-  }
-
   /** Counts for one path, zero when the path was never read. */
   public IoCost costOf(String path) {
     PathCounters pathCounters = counters.get(path);

@@ -113,14 +113,6 @@ final class ManifestBlockIndex {
     return header.clone();
   }
 
-  int headerLength() {
-    return header.length;
-  }
-
-  long fileLength() {
-    return fileLength;
-  }
-
   long entryCount() {
     return entryCount;
   }

@@ -76,10 +76,6 @@ public final class ScanPlanningService {
     return metrics;
   }
 
-  public CodecMode mode() {
-    return mode;
-  }
-
   /**
    * Plans a scan: pins the current snapshot unless the request names one, returns the first
    * batch's tasks inline and one plan task per later batch.
