@@ -55,6 +55,12 @@ public final class ManifestIndexCache {
     rowIdOffsets.invalidateAll();
   }
 
+  /** Heap held by cached block indexes, as the weigher counts it: for bounds in tests. */
+  public long blockIndexBytes() {
+    blockIndexes.cleanUp();
+    return blockIndexes.policy().eviction().orElseThrow().weightedSize().orElseThrow();
+  }
+
   ManifestBlockIndex blockIndex(ManifestFile manifest, FileIO io) {
     return blockIndexes.get(
         key(manifest), ignored -> ManifestBlockIndex.read(io.newInputFile(manifest)));

@@ -1,7 +1,9 @@
 package io.entryrange.planner;
 
+import java.io.EOFException;
 import java.io.IOException;
 import org.apache.iceberg.io.InputFile;
+import org.apache.iceberg.io.RangeReadable;
 import org.apache.iceberg.io.SeekableInputStream;
 import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 
@@ -16,9 +18,14 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  * The location stays the real manifest's, so entries carry the real manifest location.
  *
  * <p>The header comes from the cached {@link ManifestBlockIndex}; only the block bytes are read
- * from storage, through one stream opened on first use.
+ * from storage, in one request on first use: a bounded ranged read where the stream offers one
+ * ({@link RangeReadable}, as S3FileIO's does), else one seek and sequential reads. Slices larger
+ * than {@value #MAX_BUFFERED_BYTES} bytes (a forged range over a whole large manifest) are streamed
+ * instead of held in memory.
  */
 final class ManifestSliceFile implements InputFile {
+  private static final int MAX_BUFFERED_BYTES = 8 << 20;
+
   private final InputFile manifest;
   private final byte[] header;
   private final long bodyStart;
@@ -62,6 +69,7 @@ final class ManifestSliceFile implements InputFile {
     private long position = 0;
     private SeekableInputStream body = null;
     private long bodyPosition = -1;
+    private byte[] buffered = null;
 
     @Override
     public long getPos() {
@@ -107,6 +115,15 @@ final class ManifestSliceFile implements InputFile {
 
     private int readBody(byte[] buffer, int offset, int length) throws IOException {
       long target = bodyStart + (position - header.length);
+      if (buffered == null && body == null && bodyEnd - bodyStart <= MAX_BUFFERED_BYTES) {
+        buffered = readSlice();
+      }
+      if (buffered != null) {
+        int from = (int) (target - bodyStart);
+        int read = Math.min(length, buffered.length - from);
+        System.arraycopy(buffered, from, buffer, offset, read);
+        return read;
+      }
       if (body == null) {
         body = manifest.newStream();
         bodyPosition = 0;
@@ -120,6 +137,26 @@ final class ManifestSliceFile implements InputFile {
         bodyPosition += read;
       }
       return read;
+    }
+
+    private byte[] readSlice() throws IOException {
+      byte[] slice = new byte[(int) (bodyEnd - bodyStart)];
+      try (SeekableInputStream in = manifest.newStream()) {
+        if (in instanceof RangeReadable ranged) {
+          ranged.readFully(bodyStart, slice, 0, slice.length);
+          return slice;
+        }
+        in.seek(bodyStart);
+        int done = 0;
+        while (done < slice.length) {
+          int read = in.read(slice, done, slice.length - done);
+          if (read < 0) {
+            throw new EOFException("Manifest ended inside a slice: " + manifest.location());
+          }
+          done += read;
+        }
+      }
+      return slice;
     }
 
     @Override

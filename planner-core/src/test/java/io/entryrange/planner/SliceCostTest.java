@@ -62,8 +62,14 @@ class SliceCostTest {
     return ScanRequests.pin(of, PlanTableScanRequest.builder().build());
   }
 
+  /**
+   * A cold replica reads the manifest once, forward, to index it (one request), then the slice (one
+   * request); a warm one reads only the slice's blocks, in one request, under 5% of the manifest.
+   * Requests are opens plus non-sequential reads, which a FileIO that does not read through turns
+   * into requests.
+   */
   @Test
-  void lastHundredEntriesReadUnderFivePercentOfTheManifest() {
+  void lastHundredEntriesCostTwoRequestsColdAndOneWarmUnderFivePercent() {
     ManifestIndexCache cache = new ManifestIndexCache();
     EntryRangePlanner planner = new EntryRangePlanner(cache);
     CountingFileIO io = new CountingFileIO(table.io());
@@ -78,18 +84,39 @@ class SliceCostTest {
     assertThat(index.blockCount()).isGreaterThan(100);
     assertThat(cold.tasks()).hasSize(100);
     CountingFileIO.IoCost cost = io.costOf(manifest.path());
+    assertThat(requests(cost)).as("cold requests for the manifest").isLessThanOrEqualTo(2);
     assertThat(cost.bytesRead())
-        .as("bytes read of a %s-byte manifest, cold", manifest.length())
-        .isLessThan(manifest.length() / 20);
+        .as("cold: the manifest once, then the slice")
+        .isLessThan(manifest.length() + manifest.length() / 20);
     assertThat(cold.entriesDecoded() - 100).isLessThanOrEqualTo(2 * largestBlock);
 
     io.reset();
     RedeemedBatch warm = planner.redeem(table, pinned(), batch(ENTRIES - 100, ENTRIES), io);
     assertThat(TaskJson.of(warm.tasks())).isEqualTo(TaskJson.of(cold.tasks()));
-    assertThat(io.costOf(manifest.path()).bytesRead())
+    CountingFileIO.IoCost warmCost = io.costOf(manifest.path());
+    assertThat(requests(warmCost)).as("warm requests for the manifest").isEqualTo(1);
+    assertThat(warmCost.bytesRead())
         .as("warm: only the blocks themselves")
-        .isLessThan(cost.bytesRead())
+        .isLessThan(manifest.length() / 20)
         .isLessThanOrEqualTo(index.blockEnd(index.blockCount() - 1) - index.blockOffset(index.blockOf(ENTRIES - 100)));
+  }
+
+  @Test
+  void everyPositionCostsTwoRequestsColdAndOneWarm() {
+    for (long start : new long[] {0, 29_000, ENTRIES - 100}) {
+      ManifestIndexCache cache = new ManifestIndexCache();
+      EntryRangePlanner planner = new EntryRangePlanner(cache);
+      CountingFileIO io = new CountingFileIO(table.io());
+      planner.redeem(table, pinned(), batch(start, start + 100), io);
+      assertThat(requests(io.costOf(manifest.path()))).as("cold at %s", start).isLessThanOrEqualTo(2);
+      io.reset();
+      planner.redeem(table, pinned(), batch(start, start + 100), io);
+      assertThat(requests(io.costOf(manifest.path()))).as("warm at %s", start).isEqualTo(1);
+    }
+  }
+
+  static long requests(CountingFileIO.IoCost cost) {
+    return cost.filesOpened() + cost.seeks();
   }
 
   @Test
