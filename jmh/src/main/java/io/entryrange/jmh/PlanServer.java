@@ -70,14 +70,18 @@ final class PlanServer {
   /** A replica with freshly loaded metadata and empty caches. */
   static PlanServer open(
       Path warehouse, int planSize, Layout layout, Strategy strategy, Storage storage) {
-    Table loaded = FixtureTables.ensure(warehouse, planSize, layout);
+    return serve(FixtureTables.ensure(warehouse, planSize, layout), FixtureTables.id(planSize, layout), strategy, storage);
+  }
+
+  /** A replica of an already loaded table, with its own metadata copy and empty caches. */
+  static PlanServer serve(Table loaded, TableIdentifier ident, Strategy strategy, Storage storage) {
     CountingFileIO io = storage.wrap(loaded.io());
     Table served =
         new BaseTable(
             new StaticTableOperations(((HasTableOperations) loaded).operations().current(), io),
             loaded.name(),
             report -> {});
-    return new PlanServer(strategy, FixtureTables.id(planSize, layout), io, served);
+    return new PlanServer(strategy, ident, io, served);
   }
 
   CountingFileIO io() {

@@ -87,6 +87,8 @@ public final class ReportCli implements Callable<Integer> {
       JSON.writeValue(out.resolve("jmh-result.json").toFile(), raw);
       List<Measurement> measurements = new ArrayList<>(JmhResults.toMeasurements(raw, costs));
       measurements.addAll(replicas);
+      phase(start, "S3: S3FileIO against S3Proxy (child process), cold and warm, outside JMH");
+      measurements.addAll(S3Probe.measure(config.s3PlanSizes(), line -> step(start, line)));
       JSON.writeValue(out.resolve("summary.json").toFile(), measurements);
       phase(start, "charts");
       Charts.write(measurements, out).forEach(chart -> console.println("  " + chart));

@@ -99,6 +99,18 @@ record ReportConfig(
         "smoke", 1, TimeValue.milliseconds(200), 1, TimeValue.milliseconds(200), 0, 1, runs);
   }
 
+  /**
+   * Plan sizes measured over S3 by {@link S3Probe}, outside JMH: quick and smoke keep it to what
+   * tests the cold and warm bounds in about a minute; full adds N = 1,000,000.
+   */
+  List<Integer> s3PlanSizes() {
+    return switch (name) {
+      case "full" -> List.of(1_000, 100_000, 1_000_000);
+      case "quick" -> List.of(1_000, 100_000);
+      default -> List.of(1_000);
+    };
+  }
+
   /** Every (plan size, layout) some run needs a table for, in run order. */
   Set<List<Object>> tables() {
     Set<List<Object>> tables = new LinkedHashSet<>();

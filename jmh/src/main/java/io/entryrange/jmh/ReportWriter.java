@@ -44,6 +44,7 @@ final class ReportWriter {
     writer.reading();
     writer.timeTables(Measurement.REDEMPTION, "Redemption time per plan task");
     writer.costTable(Measurement.REDEMPTION, "Deterministic cost per redemption");
+    writer.s3Table();
     writer.allocTable();
     writer.timeTables(Measurement.PLAN, "Plan-call time");
     writer.costTable(Measurement.PLAN, "Deterministic cost per plan call");
@@ -257,6 +258,46 @@ final class ReportWriter {
     out.append('\n');
   }
 
+  /** Cold and warm redemption over S3, with the GETs and bytes counted at the S3 endpoint. */
+  private void s3Table() {
+    List<String> storages = List.of(Storage.S3_COLD.label(), Storage.S3_WARM.label());
+    List<Measurement> s3 =
+        measurements.stream()
+            .filter(m -> Measurement.REDEMPTION.equals(m.kind()) && storages.contains(m.storage()))
+            .toList();
+    if (s3.isEmpty()) {
+      return;
+    }
+    out.append("## Redemption over S3 (S3FileIO against S3Proxy, ")
+        .append(S3Probe.LATENCY_MS)
+        .append(" ms per request at the endpoint)\n\n");
+    out.append("ms / GET requests / bytes of the plan task's manifests per redemption, ")
+        .append("counted at the S3 endpoint; cold: first redemption on a fresh replica, warm: the next one\n\n");
+    out.append("| plan size | layout | batch | strategy | cold | warm |\n|---:|---|---|---|---:|---:|\n");
+    for (Measurement cold : s3) {
+      if (!Storage.S3_COLD.label().equals(cold.storage())) {
+        continue;
+      }
+      Optional<Measurement> warm =
+          find(Measurement.REDEMPTION, cold.strategy(), cold.planSize(), cold.layout(), cold.batch(), Storage.S3_WARM.label());
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "| %,d | %s | %s | %s | %s | %s |%n",
+              cold.planSize(),
+              cold.layout(),
+              cold.batch(),
+              cold.strategy(),
+              s3Cell(cold),
+              warm.map(this::s3Cell).orElse("-")));
+    }
+    out.append('\n');
+  }
+
+  private String s3Cell(Measurement m) {
+    return String.format(Locale.ROOT, "%s ms / %d / %,d", ms(m.msPerOp()), m.filesOpened(), m.bytesRead());
+  }
+
   private String costCell(Measurement m) {
     String cell =
         String.format(
@@ -312,6 +353,8 @@ final class ReportWriter {
             CostProbe.REAL_REPLAN_LIMIT));
     out.append("- Everything is in process: no HTTP, no JSON serialization of responses.\n");
     out.append("- Costs are counted on local storage; the simulated store changes time, not counts.\n");
+    out.append("- S3 rows (`s3-cold`, `s3-warm`) are timed outside JMH, the median of a few single redemptions; "
+        + "their `filesOpened` is GET requests and `bytesRead` the bytes, of the plan task's manifests, counted at the S3 endpoint.\n");
     if (!"full".equals(config.name())) {
       out.append("- This is the `").append(config.name()).append("` configuration; `--full` adds N = 1,000,000, every layout and storage.\n");
     }

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -23,6 +25,16 @@ class ReportCliSmokeTest {
     JsonNode summary = ReportCli.JSON.readTree(out.resolve("summary.json").toFile());
     assertThat(summary).isNotEmpty();
     assertThat(summary.findValuesAsText("kind")).contains("redemption", "e2e", "replicas");
+    List<JsonNode> s3Range = new ArrayList<>();
+    summary.forEach(
+        row -> {
+          if (row.get("storage").asText().startsWith("s3-") && row.get("strategy").asText().equals("range")) {
+            s3Range.add(row);
+          }
+        });
+    assertThat(s3Range).extracting(row -> row.get("storage").asText()).containsExactly("s3-cold", "s3-warm");
+    assertThat(s3Range.get(0).get("filesOpened").asLong()).as("cold GETs of the manifest").isBetween(1L, 2L);
+    assertThat(s3Range.get(1).get("filesOpened").asLong()).as("warm GETs of the manifest").isEqualTo(1L);
     JsonNode raw = ReportCli.JSON.readTree(out.resolve("jmh-result.json").toFile());
     assertThat(raw).hasSize(4);
     assertThat(Files.size(out.resolve("jmh.log"))).isPositive();

@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.LongAdder;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.io.OutputFile;
+import org.apache.iceberg.io.RangeReadable;
 import org.apache.iceberg.io.SeekableInputStream;
 import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 
@@ -21,6 +22,10 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  * not start where the previous read of the same stream ended. The first read of a stream is
  * covered by the open wherever it starts, as with an object store, where opening a stream is the
  * first ranged GET at the current position.
+ *
+ * <p>A stream that offers ranged reads ({@link RangeReadable}, as S3FileIO's does) keeps offering
+ * them, so wrapping a FileIO in this one does not turn a bounded GET into an open-ended one. A
+ * ranged read is one read, non-sequential unless it is the stream's first.
  *
  * <p>Thread-safe: counters are {@link LongAdder}s in a concurrent map; streams are not shared.
  */
@@ -160,7 +165,10 @@ public final class CountingFileIO implements FileIO {
       PathCounters pathCounters = countersFor(file.location());
       pathCounters.opens.increment();
       pause(openLatencyNanos);
-      return new CountingStream(file.newStream(), pathCounters);
+      SeekableInputStream stream = file.newStream();
+      return stream instanceof RangeReadable
+          ? new CountingRangeStream(stream, pathCounters)
+          : new CountingStream(stream, pathCounters);
     }
 
     @Override
@@ -174,9 +182,9 @@ public final class CountingFileIO implements FileIO {
     }
   }
 
-  private final class CountingStream extends SeekableInputStream {
-    private final SeekableInputStream stream;
-    private final PathCounters pathCounters;
+  private class CountingStream extends SeekableInputStream {
+    protected final SeekableInputStream stream;
+    protected final PathCounters pathCounters;
     private long position = 0;
     private long lastReadEnd = -1;
 
@@ -229,11 +237,24 @@ public final class CountingFileIO implements FileIO {
       stream.close();
     }
 
-    private void beforeRead() {
+    protected void beforeRead() {
       pathCounters.reads.increment();
       if (lastReadEnd >= 0 && position != lastReadEnd) {
         pathCounters.seeks.increment();
         pause(seekLatencyNanos);
+      }
+    }
+
+    /** A ranged read: its own request unless it is the stream's first read. */
+    protected void rangedRead(int count) {
+      pathCounters.reads.increment();
+      if (lastReadEnd >= 0) {
+        pathCounters.seeks.increment();
+        pause(seekLatencyNanos);
+      }
+      lastReadEnd = position;
+      if (count > 0) {
+        pathCounters.bytes.add(count);
       }
     }
 
@@ -243,6 +264,25 @@ public final class CountingFileIO implements FileIO {
         pathCounters.bytes.add(count);
       }
       lastReadEnd = position;
+    }
+  }
+
+  private final class CountingRangeStream extends CountingStream implements RangeReadable {
+    CountingRangeStream(SeekableInputStream stream, PathCounters pathCounters) {
+      super(stream, pathCounters);
+    }
+
+    @Override
+    public void readFully(long position, byte[] buffer, int offset, int length) throws IOException {
+      ((RangeReadable) stream).readFully(position, buffer, offset, length);
+      rangedRead(length);
+    }
+
+    @Override
+    public int readTail(byte[] buffer, int offset, int length) throws IOException {
+      int read = ((RangeReadable) stream).readTail(buffer, offset, length);
+      rangedRead(read);
+      return read;
     }
   }
 }
