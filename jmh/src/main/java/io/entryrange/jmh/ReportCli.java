@@ -53,6 +53,11 @@ public final class ReportCli implements Callable<Integer> {
   @Option(names = "--smoke", hidden = true, description = "A tiny configuration for the pipeline test.")
   private boolean smoke;
 
+  @Option(
+      names = "--s3-only",
+      description = "Only the S3 rows (cold and warm redemption over S3Proxy), in about a minute: no JMH.")
+  private boolean s3Only;
+
   @Option(names = "--out", defaultValue = "target/report", description = "Output directory (default: ${DEFAULT-VALUE}).")
   private Path out;
 
@@ -73,6 +78,16 @@ public final class ReportCli implements Callable<Integer> {
     long start = System.nanoTime();
     ReportConfig config = smoke ? ReportConfig.smoke() : full ? ReportConfig.full() : ReportConfig.quick();
     Files.createDirectories(out);
+    if (s3Only) {
+      phase(start, "S3: S3FileIO against S3Proxy (child process), cold and warm, outside JMH");
+      List<Measurement> measurements = S3Probe.measure(config.s3PlanSizes(), line -> step(start, line));
+      JSON.writeValue(out.resolve("summary.json").toFile(), measurements);
+      Charts.write(measurements, out).forEach(chart -> console.println("  " + chart));
+      String report = ReportWriter.render(measurements, config, machine(), List.of(), elapsed(start));
+      Files.writeString(out.resolve("REPORT.md"), report, StandardCharsets.UTF_8);
+      phase(start, "done: " + out.toAbsolutePath().resolve("REPORT.md"));
+      return 0;
+    }
     boolean temporary = warehouse == null;
     Path tables = temporary ? Files.createTempDirectory("entryrange-jmh-") : warehouse.toAbsolutePath();
     try {
