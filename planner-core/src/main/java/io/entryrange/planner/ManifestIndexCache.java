@@ -1,7 +1,8 @@
 package io.entryrange.planner;
 
-import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.AsyncCache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.stats.CacheStats;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Map;
@@ -22,14 +23,16 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  * and no replica needs another's. It only saves work; a cold replica computes the same values.
  * Keys include the manifest length as a guard against a path being reused for other bytes.
  *
- * <p>Thread-safe. Concurrent misses on one manifest compute its index once.
+ * <p>Thread-safe. Concurrent misses on one manifest compute its index once, on the calling thread
+ * and outside the cache's map ({@link AsyncLoads}), so a slow header walk over an object store
+ * holds up only the redemptions that need that manifest.
  */
 public final class ManifestIndexCache {
   /** Default bound: about 64 MiB of block indexes and headers. */
   public static final long DEFAULT_MAX_WEIGHT_BYTES = 64L << 20;
 
-  private final Cache<String, ManifestBlockIndex> blockIndexes;
-  private final Cache<String, long[]> rowIdOffsets;
+  private final AsyncCache<String, ManifestBlockIndex> blockIndexes;
+  private final AsyncCache<String, long[]> rowIdOffsets;
 
   public ManifestIndexCache() {
     this(DEFAULT_MAX_WEIGHT_BYTES);
@@ -41,18 +44,30 @@ public final class ManifestIndexCache {
         Caffeine.newBuilder()
             .maximumWeight(maxWeightBytes)
             .<String, ManifestBlockIndex>weigher((key, index) -> index.weight())
-            .build();
+            .recordStats()
+            .buildAsync();
     this.rowIdOffsets =
         Caffeine.newBuilder()
             .maximumWeight(maxWeightBytes / 4)
             .<String, long[]>weigher((key, offsets) -> 8 * offsets.length + 32)
-            .build();
+            .recordStats()
+            .buildAsync();
   }
 
   /** Drops everything, to measure cold redemptions. */
   public void invalidateAll() {
-    blockIndexes.invalidateAll();
-    rowIdOffsets.invalidateAll();
+    blockIndexes.synchronous().invalidateAll();
+    rowIdOffsets.synchronous().invalidateAll();
+  }
+
+  /** Hits, misses, load times and evictions of the block-index cache, for export. */
+  public CacheStats blockIndexStats() {
+    return blockIndexes.synchronous().stats();
+  }
+
+  /** The same for the v3 row-id offsets. */
+  public CacheStats rowIdOffsetStats() {
+    return rowIdOffsets.synchronous().stats();
   }
 
   /** Heap held by cached block indexes, as the weigher counts it: for bounds in tests. */
@@ -62,8 +77,8 @@ public final class ManifestIndexCache {
   }
 
   ManifestBlockIndex blockIndex(ManifestFile manifest, FileIO io) {
-    return blockIndexes.get(
-        key(manifest), ignored -> ManifestBlockIndex.read(io.newInputFile(manifest)));
+    return AsyncLoads.get(
+        blockIndexes, key(manifest), () -> ManifestBlockIndex.read(io.newInputFile(manifest)));
   }
 
   /**
@@ -77,8 +92,8 @@ public final class ManifestIndexCache {
       FileIO io,
       Map<Integer, PartitionSpec> specs,
       LongAdder decoded) {
-    return rowIdOffsets.get(
-        key(manifest), ignored -> computeRowIdOffsets(manifest, index, io, specs, decoded));
+    return AsyncLoads.get(
+        rowIdOffsets, key(manifest), () -> computeRowIdOffsets(manifest, index, io, specs, decoded));
   }
 
   private static long[] computeRowIdOffsets(

@@ -22,12 +22,52 @@ public final class EntryRangeBridge {
   /**
    * {@code BaseFile}'s internal slot for {@code pos()}. A slice's reader counts positions from the
    * slice's first entry; writing the absolute position back keeps {@code pos()} meaning what it
-   * means in {@code planFiles()}. The differential tests compare positions, so a change in this
-   * slot fails them.
+   * means in {@code planFiles()}. Checked when this class loads ({@link #checkPositionSlot}), and
+   * the differential tests compare positions.
    */
-  private static final int FILE_ORDINAL_SLOT = 21;
+  static final int FILE_ORDINAL_SLOT = 21;
+
+  static {
+    checkPositionSlot(FILE_ORDINAL_SLOT);
+  }
 
   private EntryRangeBridge() {}
+
+  /**
+   * Writes a probe position into {@code slot} of a fresh data file and reads it back through
+   * {@code pos()}. Why at class load: on an Iceberg whose {@code BaseFile} layout moved the slot,
+   * redemption would otherwise write some other field and return wrong positions, silently; this
+   * way the first use of the bridge fails with a message saying what to fix.
+   *
+   * @throws IllegalStateException if the value does not come back through {@code pos()}
+   */
+  static void checkPositionSlot(int slot) {
+    DataFile probe =
+        DataFiles.builder(PartitionSpec.unpartitioned())
+            .withPath("/entry-range-bridge-probe.parquet")
+            .withFormat(FileFormat.PARQUET)
+            .withFileSizeInBytes(1)
+            .withRecordCount(1)
+            .build();
+    long expected = 0x5EED_0000_0000L + slot;
+    try {
+      ((BaseFile<?>) probe).internalSet(slot, expected);
+    } catch (RuntimeException e) {
+      throw positionSlotMismatch(slot, e);
+    }
+    if (!Long.valueOf(expected).equals(probe.pos())) {
+      throw positionSlotMismatch(slot, null);
+    }
+  }
+
+  private static IllegalStateException positionSlotMismatch(int slot, RuntimeException cause) {
+    return new IllegalStateException(
+        "BaseFile slot "
+            + slot
+            + " is not pos() on this Iceberg version; EntryRangeBridge.FILE_ORDINAL_SLOT must be"
+            + " updated for it",
+        cause);
+  }
 
   /**
    * Whether entry ranges can serve this scan: only Iceberg's data-table scan plans through {@code

@@ -1,7 +1,9 @@
 package io.entryrange.token;
 
-import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.AsyncCache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.stats.CacheStats;
+import io.entryrange.planner.AsyncLoads;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.Supplier;
@@ -13,16 +15,19 @@ import org.apache.iceberg.rest.requests.PlanTableScanRequestParser;
 /**
  * Sorted full plans for the offset path, node-local, bounded by the number of tasks held.
  *
- * <p>Keyed by table UUID, the pinned request as Iceberg serializes it (snapshot, filter, select,
- * stats fields, case sensitivity, use-snapshot-schema, min-rows) and the caller's identity, so one
+ * <p>Keyed by table UUID, the effective request as Iceberg serializes it (snapshot, filter, select,
+ * stats fields, case sensitivity, use-snapshot-schema, min-rows) and the principal, so one
  * principal's plan never serves another's: a catalog that filters rows or columns per principal
  * must not leak one caller's plan to the next (seed 003). Concurrent misses for one key wait for a
  * single planning run, which is what collapses the concurrent redemptions of one scan.
  *
+ * <p>An async cache loaded through {@link AsyncLoads}: a whole-snapshot plan can take seconds and
+ * must not hold up other keys; a failed plan is not cached.
+ *
  * <p>Thread-safe.
  */
 final class PlanCache {
-  private final Cache<Key, List<FileScanTask>> plans;
+  private final AsyncCache<Key, List<FileScanTask>> plans;
 
   PlanCache(long maxTasks) {
     Preconditions.checkArgument(maxTasks > 0, "Invalid plan cache size: %s", maxTasks);
@@ -30,26 +35,25 @@ final class PlanCache {
         Caffeine.newBuilder()
             .maximumWeight(maxTasks)
             .<Key, List<FileScanTask>>weigher((key, tasks) -> Math.max(1, tasks.size()))
-            .build();
+            .recordStats()
+            .buildAsync();
   }
 
-  /**
-   * The cached plan, or the one {@code planner} makes; {@code onMiss} runs once per planning run.
-   */
+  /** The cached plan, or the one {@code planner} makes on this thread. */
   List<FileScanTask> get(
       UUID table,
-      PlanTableScanRequest pinned,
-      String caller,
-      Supplier<List<FileScanTask>> planner,
-      Runnable onMiss) {
-    Key key = new Key(table, PlanTableScanRequestParser.toJson(pinned), caller == null ? "" : caller);
-    return plans.get(
-        key,
-        ignored -> {
-          onMiss.run();
-          return planner.get();
-        });
+      PlanTableScanRequest effective,
+      String principal,
+      Supplier<List<FileScanTask>> planner) {
+    Key key =
+        new Key(
+            table, PlanTableScanRequestParser.toJson(effective), principal == null ? "" : principal);
+    return AsyncLoads.get(plans, key, planner);
   }
 
-  private record Key(UUID table, String scan, String caller) {}
+  CacheStats stats() {
+    return plans.synchronous().stats();
+  }
+
+  private record Key(UUID table, String scan, String principal) {}
 }

@@ -19,10 +19,13 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.catalog.TableIdentifierParser;
 import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 import org.apache.iceberg.rest.requests.PlanTableScanRequest;
 import org.apache.iceberg.rest.requests.PlanTableScanRequestParser;
@@ -32,7 +35,10 @@ import org.apache.iceberg.util.JsonUtil;
  * The one place that reads and writes {@code plan-task} strings (design 000 §5.5 and §8.5.2).
  *
  * <p>A plan task is {@code base64url(JSON)}, unpadded. The JSON object always has {@code table}
- * ({@link TableIdentifier#toString()}) and {@code scan} (written by Iceberg's {@link
+ * (written by Iceberg's {@link TableIdentifierParser}: namespace levels as an array, so levels may
+ * contain dots; the {@link TableIdentifier#toString()} string that earlier versions wrote is still
+ * read, so plan tasks issued before an upgrade redeem during a rolling one) and {@code scan}
+ * (written by Iceberg's {@link
  * PlanTableScanRequestParser}, so filters and projections round-trip through Iceberg's own
  * serializer), and then either {@code snapshot-id} and {@code ranges} for a {@link RangePlanTask}
  * or {@code offset} and {@code limit} for an {@link OffsetPlanTask}. Unknown fields are ignored, so
@@ -46,8 +52,9 @@ import org.apache.iceberg.util.JsonUtil;
  *
  * <p>{@link #encode} refuses what {@link #decode} would reject, so a plan response never carries a
  * plan task that cannot be redeemed: too many ranges, too many bytes, nesting deeper than the
- * parser allows, or a table name that {@link TableIdentifier#parse} would not give back (a dot or
- * an empty string inside a namespace level).
+ * parser allows, or more than one range of one manifest (the planner cuts at most one per batch,
+ * and redemption reads one slice per manifest, so a second range would be overlapping, repeated or
+ * out of order; decode refuses it as {@link RejectionReason#REPEATED_MANIFEST}).
  *
  * <p>Instances are immutable and thread-safe.
  */
@@ -147,6 +154,9 @@ public final class PlanTaskCodec {
         "Invalid plan task: %s entry ranges, more than the maximum %s",
         task.ranges().size(),
         maxRanges);
+    Optional<String> repeated = repeatedManifest(task.ranges());
+    Preconditions.checkArgument(
+        repeated.isEmpty(), "Invalid plan task: more than one range of %s", repeated.orElse(null));
     return bounded(json(task));
   }
 
@@ -190,9 +200,20 @@ public final class PlanTaskCodec {
    */
   public Optional<PlanTask> decode(String planTask) {
     try {
-      return Optional.of(read(planTask));
-    } catch (RuntimeException | IOException e) {
+      return Optional.of(decodeOrReject(planTask));
+    } catch (RejectedPlanTaskException e) {
       return Optional.empty();
+    }
+  }
+
+  /** Like {@link #decode}, saying why a plan task is refused; throws nothing else. */
+  PlanTask decodeOrReject(String planTask) {
+    try {
+      return read(planTask);
+    } catch (RejectedPlanTaskException e) {
+      throw e;
+    } catch (RuntimeException | IOException e) {
+      throw new RejectedPlanTaskException(RejectionReason.MALFORMED, "malformed");
     }
   }
 
@@ -245,12 +266,11 @@ public final class PlanTaskCodec {
   }
 
   private static byte[] write(PlanTask task, Fields fields) {
-    Preconditions.checkArgument(
-        isEncodable(task.table()), "Invalid table identifier: %s", task.table());
     ByteArrayOutputStream out = new ByteArrayOutputStream(512);
     try (JsonGenerator gen = MAPPER.createGenerator(out, JsonEncoding.UTF8)) {
       gen.writeStartObject();
-      gen.writeStringField(TABLE, task.table().toString());
+      gen.writeFieldName(TABLE);
+      TableIdentifierParser.toJson(task.table(), gen);
       fields.write(gen);
       gen.writeEndObject();
     } catch (IOException e) {
@@ -285,7 +305,7 @@ public final class PlanTaskCodec {
     boolean windowed = root.has(OFFSET) || root.has(LIMIT);
     Preconditions.checkArgument(ranged != windowed, "Invalid plan task: ranges xor offset/limit");
 
-    TableIdentifier table = readTable(JsonUtil.getString(TABLE, root));
+    TableIdentifier table = readTable(root.get(TABLE));
     JsonNode scanNode = root.get(SCAN);
     Preconditions.checkArgument(
         scanNode != null && scanNode.isObject(), "Invalid scan: %s", scanNode);
@@ -310,17 +330,36 @@ public final class PlanTaskCodec {
               JsonUtil.getLong(ENTRY_START, range),
               JsonUtil.getLong(ENTRY_END, range)));
     }
+    Optional<String> repeated = repeatedManifest(ranges);
+    if (repeated.isPresent()) {
+      throw new RejectedPlanTaskException(
+          RejectionReason.REPEATED_MANIFEST, "more than one range of " + repeated.get());
+    }
     return ranges;
   }
 
-  private static TableIdentifier readTable(String name) {
-    TableIdentifier table = TableIdentifier.parse(name);
-    Preconditions.checkArgument(isEncodable(table), "Invalid table identifier: %s", name);
+  private static Optional<String> repeatedManifest(List<EntryRange> ranges) {
+    Set<String> manifests = new HashSet<>();
+    return ranges.stream().map(EntryRange::manifest).filter(m -> !manifests.add(m)).findFirst();
+  }
+
+  /**
+   * Iceberg's identifier object, or the {@code toString()} form of plan tasks issued before it
+   * (whose levels cannot hold a dot, so only names that form gives back unchanged are accepted).
+   */
+  private static TableIdentifier readTable(JsonNode node) {
+    Preconditions.checkArgument(node != null, "Invalid table identifier: missing");
+    if (node.isObject()) {
+      return TableIdentifierParser.fromJson(node);
+    }
+    Preconditions.checkArgument(node.isTextual(), "Invalid table identifier: %s", node);
+    TableIdentifier table = TableIdentifier.parse(node.asText());
+    Preconditions.checkArgument(isLegacyForm(table), "Invalid table identifier: %s", node);
     return table;
   }
 
   /** Whether {@code TableIdentifier.parse(table.toString())} gives {@code table} back. */
-  private static boolean isEncodable(TableIdentifier table) {
+  private static boolean isLegacyForm(TableIdentifier table) {
     return Stream.concat(Arrays.stream(table.namespace().levels()), Stream.of(table.name()))
         .allMatch(level -> !level.isEmpty() && level.indexOf('.') < 0);
   }

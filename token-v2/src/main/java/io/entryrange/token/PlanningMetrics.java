@@ -1,14 +1,19 @@
 package io.entryrange.token;
 
+import com.github.benmanes.caffeine.cache.stats.CacheStats;
 import io.entryrange.planner.FallbackReason;
+import io.entryrange.planner.ManifestIndexCache;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 
 /**
  * Counters a catalog can export: plans, redemptions by plan-task kind, fallbacks and rejections by
- * reason, plan-cache hits and misses, and planning runs of the fallback path.
+ * reason, planning runs of the fallback path, and the caches' own Caffeine statistics (plan cache,
+ * block-index cache, row-id offsets). The manifest index cache may be shared by several services,
+ * so its figures are the cache's, not this service's share.
  *
  * <p>Thread-safe; {@link #snapshot()} gives stable names for a metrics system.
  */
@@ -16,14 +21,18 @@ public final class PlanningMetrics {
   private final LongAdder plans = new LongAdder();
   private final LongAdder rangeRedemptions = new LongAdder();
   private final LongAdder offsetRedemptions = new LongAdder();
-  private final LongAdder cacheHits = new LongAdder();
-  private final LongAdder cacheMisses = new LongAdder();
   private final LongAdder fullPlans = new LongAdder();
   private final LongAdder inlinePlans = new LongAdder();
   private final Map<FallbackReason, LongAdder> fallbacks = new EnumMap<>(FallbackReason.class);
   private final Map<RejectionReason, LongAdder> rejections = new EnumMap<>(RejectionReason.class);
 
-  PlanningMetrics() {
+  private final Supplier<CacheStats> planCache;
+  private final ManifestIndexCache indexes;
+
+  /** @param planCache the plan cache's statistics, or null when there is no plan cache */
+  PlanningMetrics(Supplier<CacheStats> planCache, ManifestIndexCache indexes) {
+    this.planCache = planCache == null ? CacheStats::empty : planCache;
+    this.indexes = indexes;
     for (FallbackReason reason : FallbackReason.values()) {
       fallbacks.put(reason, new LongAdder());
     }
@@ -42,14 +51,6 @@ public final class PlanningMetrics {
 
   void offsetRedemption() {
     offsetRedemptions.increment();
-  }
-
-  void cacheHit() {
-    cacheHits.increment();
-  }
-
-  void cacheMiss() {
-    cacheMisses.increment();
   }
 
   void fullPlan() {
@@ -80,12 +81,23 @@ public final class PlanningMetrics {
     return offsetRedemptions.sum();
   }
 
+  /** Plan-cache lookups answered from the cache, a plan in flight included. */
   public long cacheHits() {
-    return cacheHits.sum();
+    return planCache.get().hitCount();
   }
 
   public long cacheMisses() {
-    return cacheMisses.sum();
+    return planCache.get().missCount();
+  }
+
+  /** The plan cache's Caffeine statistics; all zero without a plan cache. */
+  public CacheStats planCacheStats() {
+    return planCache.get();
+  }
+
+  /** The block-index cache's Caffeine statistics. */
+  public CacheStats blockIndexStats() {
+    return indexes.blockIndexStats();
   }
 
   /** Whole-snapshot planning runs made by the offset path (plans and cache misses). */
@@ -112,13 +124,22 @@ public final class PlanningMetrics {
     values.put("plans", plans());
     values.put("redemptions.range", rangeRedemptions());
     values.put("redemptions.offset", offsetRedemptions());
-    values.put("plan-cache.hits", cacheHits());
-    values.put("plan-cache.misses", cacheMisses());
+    put(values, "plan-cache", planCacheStats());
+    put(values, "block-index-cache", blockIndexStats());
+    put(values, "row-id-offset-cache", indexes.rowIdOffsetStats());
     values.put("full-plans", fullPlans());
     values.put("plans.inline-oversize-scan", inlinePlans());
     fallbacks.forEach((reason, count) -> values.put("fallbacks." + name(reason), count.sum()));
     rejections.forEach((reason, count) -> values.put("rejections." + name(reason), count.sum()));
     return values;
+  }
+
+  private static void put(Map<String, Long> values, String cache, CacheStats stats) {
+    values.put(cache + ".hits", stats.hitCount());
+    values.put(cache + ".misses", stats.missCount());
+    values.put(cache + ".load-failures", stats.loadFailureCount());
+    values.put(cache + ".evictions", stats.evictionCount());
+    values.put(cache + ".load-nanos", stats.totalLoadTime());
   }
 
   private static String name(Enum<?> reason) {

@@ -4,6 +4,13 @@ package io.entryrange.token;
 public enum RejectionReason {
   /** Not a plan task this server could have issued: encoding, JSON, fields, bounds. */
   MALFORMED,
+  /**
+   * Unsigned, tampered with, or signed with a key this service does not hold, under a service
+   * that signs its plan tasks.
+   */
+  BAD_SIGNATURE,
+  /** More than one range of one manifest: overlapping, repeated or out-of-order ranges. */
+  REPEATED_MANIFEST,
   /** Issued for another table than the request path names. */
   WRONG_TABLE,
   /** The pinned snapshot no longer exists (expired, rolled back, table replaced). */

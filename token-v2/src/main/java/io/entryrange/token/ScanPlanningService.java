@@ -12,6 +12,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.apache.iceberg.FileScanTask;
@@ -42,7 +47,10 @@ import org.apache.iceberg.rest.responses.PlanTableScanResponse;
  * <p>Every plan task this service cannot resolve, for whatever reason, becomes {@link
  * NoSuchPlanTaskException}; a request that cannot be planned throws {@link
  * IllegalArgumentException} or {@link ValidationException} (a 400). The caller has already
- * authorized the table in the request path and loaded it.
+ * authenticated the principal, authorized the table in the request path and loaded it; finer
+ * policies (rows, columns, stats) are the {@link ScanPolicy}'s, applied by {@link #effectiveScan}
+ * at planning and at every redemption. With a {@link PlanTaskSigner}, plan tasks are signed and a
+ * plan task no replica signed is refused before it is decoded.
  *
  * <p>Thread-safe.
  */
@@ -55,7 +63,9 @@ public final class ScanPlanningService {
   private final UnaryOperator<FileIO> fileIO;
   private final ExecutorService planningPool;
   private final EntryRangePlanner planner;
-  private final PlanningMetrics metrics = new PlanningMetrics();
+  private final ScanPolicy policy;
+  private final PlanTaskSigner signer;
+  private final PlanningMetrics metrics;
 
   private ScanPlanningService(Builder builder) {
     this.batchSize = builder.batchSize;
@@ -64,8 +74,32 @@ public final class ScanPlanningService {
     this.codec = builder.codec;
     this.planCache = builder.planCacheTasks > 0 ? new PlanCache(builder.planCacheTasks) : null;
     this.fileIO = builder.fileIO;
-    this.planningPool = builder.planningPool;
+    this.planningPool =
+        builder.planningPool != null ? builder.planningPool : ownPlanningPool();
     this.planner = new EntryRangePlanner(builder.indexes);
+    this.policy = builder.policy;
+    this.signer = builder.signer;
+    this.metrics = new PlanningMetrics(planCache == null ? null : planCache::stats, builder.indexes);
+  }
+
+  /**
+   * The default pool for whole-snapshot plans: the service's own, one thread per core, threads
+   * started on demand and ended when idle, daemons so an unclosed service never holds a JVM open.
+   */
+  private static ExecutorService ownPlanningPool() {
+    int threads = Runtime.getRuntime().availableProcessors();
+    AtomicInteger count = new AtomicInteger();
+    ThreadFactory factory =
+        task -> {
+          Thread thread = new Thread(task, "scan-planning-" + count.incrementAndGet());
+          thread.setDaemon(true);
+          return thread;
+        };
+    ThreadPoolExecutor pool =
+        new ThreadPoolExecutor(
+            threads, threads, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), factory);
+    pool.allowCoreThreadTimeOut(true);
+    return pool;
   }
 
   public static Builder builder() {
@@ -80,24 +114,27 @@ public final class ScanPlanningService {
    * Plans a scan: pins the current snapshot unless the request names one, returns the first
    * batch's tasks inline and one plan task per later batch.
    *
-   * @param caller the authenticated principal, or null; only keys the plan cache
+   * @param caller the authenticated principal, or null; keys the plan cache and is what the
+   *     {@link ScanPolicy} decides for
    */
   public PlanTableScanResponse planTableScan(
       TableIdentifier ident, Table table, PlanTableScanRequest request, String caller) {
     request.validate();
     metrics.plan();
     FileIO io = fileIO.apply(table.io());
+    PlanTableScanRequest requested = ScanRequests.pin(table, request);
+    PlanTableScanRequest effective = effectiveScan(caller, ident, table, requested);
     if (mode != CodecMode.OFFSET) {
       int size = batchSize == 0 ? Integer.MAX_VALUE : batchSize;
       int manifests = batchSize == 0 ? Integer.MAX_VALUE : maxManifestsPerPlanTask;
-      RangePlan plan = planner.plan(table, request, io, size, manifests);
+      RangePlan plan = planner.plan(table, effective, io, size, manifests);
       if (plan.fallback().isEmpty()) {
         Optional<List<String>> planTasks =
             encodeAll(
                 plan.laterBatches(),
                 batch ->
                     new RangePlanTask(
-                        ident, plan.request().snapshotId(), plan.request(), batch.ranges()));
+                        ident, plan.request().snapshotId(), requested, batch.ranges()));
         if (planTasks.isPresent()) {
           return completed(table, plan.first().tasks(), planTasks.get());
         }
@@ -111,7 +148,38 @@ public final class ScanPlanningService {
           plan.fallback().get());
       metrics.fallback(plan.fallback().get());
     }
-    return offsetPlan(ident, table, ScanRequests.pin(table, request), caller, io);
+    return offsetPlan(ident, table, requested, effective, caller, io);
+  }
+
+  /**
+   * The scan a principal may run for the scan a plan task carries: the {@link ScanPolicy}'s
+   * answer, reading the carried scan's snapshots. Every planning and redemption path goes through
+   * here, each plan-task kind alike.
+   *
+   * <p>Why it is applied to the carried scan and not to an already narrowed one: a plan task
+   * carries the scan as requested (pinned), so redeeming a legitimate plan task computes exactly
+   * the effective scan its batch was cut from (the policy being a function of its inputs), and the
+   * result equals {@code planFiles()} of that scan. A forged, replayed or foreign plan task gets
+   * the caller's policy applied to whatever it carries, which can only narrow what it reads.
+   */
+  PlanTableScanRequest effectiveScan(
+      String principal, TableIdentifier ident, Table table, PlanTableScanRequest carried) {
+    PlanTableScanRequest permitted = policy.permittedScan(principal, ident, table, carried);
+    Preconditions.checkState(permitted != null, "Invalid scan policy result: null");
+    if (permitted == carried) {
+      return carried;
+    }
+    return PlanTableScanRequest.builder()
+        .withSnapshotId(carried.snapshotId())
+        .withStartSnapshotId(carried.startSnapshotId())
+        .withEndSnapshotId(carried.endSnapshotId())
+        .withSelect(permitted.select())
+        .withFilter(permitted.filter())
+        .withCaseSensitive(permitted.caseSensitive())
+        .withUseSnapshotSchema(permitted.useSnapshotSchema())
+        .withStatsFields(permitted.statsFields())
+        .withMinRowsRequested(permitted.minRowsRequested())
+        .build();
   }
 
   /**
@@ -124,7 +192,7 @@ public final class ScanPlanningService {
       List<T> batches, Function<T, PlanTask> toPlanTask) {
     List<String> planTasks = new ArrayList<>(batches.size());
     for (T batch : batches) {
-      Optional<String> planTask = codec.tryEncode(toPlanTask.apply(batch));
+      Optional<String> planTask = codec.tryEncode(toPlanTask.apply(batch)).map(this::signed);
       if (planTask.isEmpty()) {
         metrics.inlinePlan();
         return Optional.empty();
@@ -134,13 +202,18 @@ public final class ScanPlanningService {
     return Optional.of(planTasks);
   }
 
+  private String signed(String planTask) {
+    return signer == null ? planTask : signer.sign(planTask);
+  }
+
   private PlanTableScanResponse offsetPlan(
       TableIdentifier ident,
       Table table,
       PlanTableScanRequest pinned,
+      PlanTableScanRequest effective,
       String caller,
       FileIO io) {
-    List<FileScanTask> sorted = sortedPlan(table, pinned, caller, io);
+    List<FileScanTask> sorted = sortedPlan(table, effective, caller, io);
     int inline = batchSize == 0 ? sorted.size() : Math.min(batchSize, sorted.size());
     List<Integer> offsets = new ArrayList<>();
     for (int offset = inline; offset < sorted.size(); offset += batchSize) {
@@ -173,11 +246,12 @@ public final class ScanPlanningService {
    */
   public FetchScanTasksResponse fetchScanTasks(
       TableIdentifier ident, Table table, FetchScanTasksRequest request, String caller) {
-    Optional<PlanTask> decoded = codec.decode(request.planTask());
-    if (decoded.isEmpty()) {
-      throw rejected(RejectionReason.MALFORMED, "malformed");
+    PlanTask planTask;
+    try {
+      planTask = decodeOrReject(request.planTask());
+    } catch (RejectedPlanTaskException e) {
+      throw rejected(e.reason(), e.getMessage());
     }
-    PlanTask planTask = decoded.get();
     if (!planTask.matchesTable(ident)) {
       throw rejected(RejectionReason.WRONG_TABLE, "issued for another table");
     }
@@ -186,21 +260,52 @@ public final class ScanPlanningService {
     try {
       tasks =
           planTask instanceof RangePlanTask range
-              ? redeemRange(table, range, io)
-              : redeemOffset(table, (OffsetPlanTask) planTask, caller, io);
+              ? redeemRange(table, range, effectiveScan(caller, ident, table, range.scan()), io)
+              : redeemOffset(
+                  table,
+                  (OffsetPlanTask) planTask,
+                  effectiveScan(caller, ident, table, planTask.scan()),
+                  caller,
+                  io);
     } catch (ValidationException | IllegalArgumentException e) {
       throw rejected(RejectionReason.INVALID_SCAN, e.getMessage());
     }
     return FetchScanTasksResponse.builder(table.specs()).withFileScanTasks(tasks).build();
   }
 
-  private List<FileScanTask> redeemRange(Table table, RangePlanTask planTask, FileIO io) {
+  /**
+   * What a plan task string stands for, as redemption would read it (signature checked), or empty
+   * for one it would refuse; for logs and tools, nothing is redeemed.
+   */
+  public Optional<PlanTask> decode(String planTask) {
+    try {
+      return Optional.of(decodeOrReject(planTask));
+    } catch (RejectedPlanTaskException e) {
+      return Optional.empty();
+    }
+  }
+
+  private PlanTask decodeOrReject(String planTask) {
+    if (signer == null) {
+      return codec.decodeOrReject(planTask);
+    }
+    return codec.decodeOrReject(
+        signer
+            .verify(planTask, codec.maxEncodedBytes())
+            .orElseThrow(
+                () ->
+                    new RejectedPlanTaskException(
+                        RejectionReason.BAD_SIGNATURE, "not signed by this catalog")));
+  }
+
+  private List<FileScanTask> redeemRange(
+      Table table, RangePlanTask planTask, PlanTableScanRequest effective, FileIO io) {
     if (table.snapshot(planTask.snapshotId()) == null) {
       throw rejected(RejectionReason.SNAPSHOT_GONE, "snapshot no longer exists");
     }
     RedeemedBatch batch;
     try {
-      batch = planner.redeem(table, planTask.scan(), new PlanBatch(planTask.ranges()), io);
+      batch = planner.redeem(table, effective, new PlanBatch(planTask.ranges()), io);
     } catch (InvalidBatchException e) {
       throw rejected(RejectionReason.UNKNOWN_RANGE, e.getMessage());
     }
@@ -209,12 +314,15 @@ public final class ScanPlanningService {
   }
 
   private List<FileScanTask> redeemOffset(
-      Table table, OffsetPlanTask planTask, String caller, FileIO io) {
-    PlanTableScanRequest pinned = planTask.scan();
-    if (pinned.snapshotId() != null && table.snapshot(pinned.snapshotId()) == null) {
+      Table table,
+      OffsetPlanTask planTask,
+      PlanTableScanRequest effective,
+      String caller,
+      FileIO io) {
+    if (effective.snapshotId() != null && table.snapshot(effective.snapshotId()) == null) {
       throw rejected(RejectionReason.SNAPSHOT_GONE, "snapshot no longer exists");
     }
-    List<FileScanTask> sorted = sortedPlan(table, pinned, caller, io);
+    List<FileScanTask> sorted = sortedPlan(table, effective, caller, io);
     if (planTask.offset() >= sorted.size()) {
       throw rejected(RejectionReason.OFFSET_PAST_END, "offset past the end of the plan");
     }
@@ -223,27 +331,19 @@ public final class ScanPlanningService {
   }
 
   private List<FileScanTask> sortedPlan(
-      Table table, PlanTableScanRequest pinned, String caller, FileIO io) {
+      Table table, PlanTableScanRequest effective, String caller, FileIO io) {
     if (planCache == null) {
       metrics.fullPlan();
-      return OffsetPlanner.sortedPlan(table, pinned, io, planningPool);
+      return OffsetPlanner.sortedPlan(table, effective, io, planningPool);
     }
-    boolean[] missed = {false};
-    List<FileScanTask> plan =
-        planCache.get(
-            table.uuid(),
-            pinned,
-            caller,
-            () -> OffsetPlanner.sortedPlan(table, pinned, io, planningPool),
-            () -> {
-              missed[0] = true;
-              metrics.cacheMiss();
-              metrics.fullPlan();
-            });
-    if (!missed[0]) {
-      metrics.cacheHit();
-    }
-    return plan;
+    return planCache.get(
+        table.uuid(),
+        effective,
+        caller,
+        () -> {
+          metrics.fullPlan();
+          return OffsetPlanner.sortedPlan(table, effective, io, planningPool);
+        });
   }
 
   private NoSuchPlanTaskException rejected(RejectionReason reason, String detail) {
@@ -261,6 +361,8 @@ public final class ScanPlanningService {
     private UnaryOperator<FileIO> fileIO = UnaryOperator.identity();
     private ManifestIndexCache indexes = new ManifestIndexCache();
     private ExecutorService planningPool = null;
+    private ScanPolicy policy = ScanPolicy.UNRESTRICTED;
+    private PlanTaskSigner signer = null;
 
     private Builder() {}
 
@@ -312,14 +414,31 @@ public final class ScanPlanningService {
     }
 
     /**
-     * Where whole-snapshot plans read manifests in parallel; by default Iceberg's JVM-wide worker
-     * pool. A server should pass its own: a REST client in the same JVM redeems plan tasks on that
-     * shared pool while blocked on this server, and a server waiting on the same pool can deadlock
-     * with it; a separate pool also keeps a busy server from starving the rest of its JVM.
+     * Where whole-snapshot plans read manifests in parallel; by default a pool of the service's
+     * own, never Iceberg's JVM-wide worker pool: a REST client in the same JVM redeems plan tasks
+     * on that shared pool while blocked on this server, and a server waiting on the same pool can
+     * deadlock with it. Pass one to share threads with the rest of the catalog.
      */
     public Builder planningPool(ExecutorService pool) {
       Preconditions.checkArgument(pool != null, "Invalid planning pool: null");
       this.planningPool = pool;
+      return this;
+    }
+
+    /** What each principal may read; by default {@link ScanPolicy#UNRESTRICTED}. */
+    public Builder scanPolicy(ScanPolicy newPolicy) {
+      Preconditions.checkArgument(newPolicy != null, "Invalid scan policy: null");
+      this.policy = newPolicy;
+      return this;
+    }
+
+    /**
+     * Signs plan tasks and refuses unsigned or tampered ones. Every replica must be given the same
+     * keys; see {@link PlanTaskSigner}.
+     */
+    public Builder planTaskSigner(PlanTaskSigner newSigner) {
+      Preconditions.checkArgument(newSigner != null, "Invalid plan task signer: null");
+      this.signer = newSigner;
       return this;
     }
 
