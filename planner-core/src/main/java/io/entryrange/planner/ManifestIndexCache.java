@@ -93,7 +93,9 @@ public final class ManifestIndexCache {
       Map<Integer, PartitionSpec> specs,
       LongAdder decoded) {
     return AsyncLoads.get(
-        rowIdOffsets, key(manifest), () -> computeRowIdOffsets(manifest, index, io, specs, decoded));
+        rowIdOffsets,
+        key(manifest),
+        () -> computeRowIdOffsets(manifest, index, io, specs, decoded));
   }
 
   private static long[] computeRowIdOffsets(

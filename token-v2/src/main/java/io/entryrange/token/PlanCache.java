@@ -45,9 +45,8 @@ final class PlanCache {
       PlanTableScanRequest effective,
       String principal,
       Supplier<List<FileScanTask>> planner) {
-    Key key =
-        new Key(
-            table, PlanTableScanRequestParser.toJson(effective), principal == null ? "" : principal);
+    String scan = PlanTableScanRequestParser.toJson(effective);
+    Key key = new Key(table, scan, principal == null ? "" : principal);
     return AsyncLoads.get(plans, key, planner);
   }
 

@@ -79,7 +79,8 @@ public final class ScanPlanningService {
     this.planner = new EntryRangePlanner(builder.indexes);
     this.policy = builder.policy;
     this.signer = builder.signer;
-    this.metrics = new PlanningMetrics(planCache == null ? null : planCache::stats, builder.indexes);
+    this.metrics =
+        new PlanningMetrics(planCache == null ? null : planCache::stats, builder.indexes);
   }
 
   /**

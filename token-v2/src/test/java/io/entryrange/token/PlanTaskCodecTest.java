@@ -161,14 +161,17 @@ class PlanTaskCodecTest {
     assertThatThrownBy(() -> codec.encode(task))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("Invalid plan task: more than one range of m");
-    for (String ranges :
-        List.of(
-            "{'manifest':'m','entry-start':0,'entry-end':20},{'manifest':'m','entry-start':20,'entry-end':40}",
-            "{'manifest':'m','entry-start':50,'entry-end':60},{'manifest':'m','entry-start':0,'entry-end':20}",
-            "{'manifest':'m','entry-start':0,'entry-end':20},{'manifest':'m','entry-start':0,'entry-end':20}",
-            "{'manifest':'m','entry-start':0,'entry-end':20},{'manifest':'m','entry-start':10,'entry-end':30}")) {
+    // adjacent in order, disordered, repeated, overlapping
+    for (long[] second : new long[][] {{20, 40}, {50, 60}, {0, 20}, {10, 30}}) {
+      String ranges =
+          "{'manifest':'m','entry-start':0,'entry-end':20},"
+              + String.format(
+                  "{'manifest':'m','entry-start':%d,'entry-end':%d}", second[0], second[1]);
       String planTask =
-          b64("{'table':'db.t','snapshot-id':42,'scan':{'snapshot-id':42},'ranges':[" + ranges + "]}");
+          b64(
+              "{'table':'db.t','snapshot-id':42,'scan':{'snapshot-id':42},'ranges':["
+                  + ranges
+                  + "]}");
       assertThatThrownBy(() -> codec.decodeOrReject(planTask))
           .isInstanceOfSatisfying(
               RejectedPlanTaskException.class,
@@ -176,7 +179,7 @@ class PlanTaskCodecTest {
     }
   }
 
-  /** Plan tasks issued before identifiers were written as objects still redeem (rolling upgrade). */
+  /** Plan tasks issued before identifiers were objects still redeem (a rolling upgrade). */
   @Test
   void readsTheEarlierTableStringForm() {
     String earlier =
@@ -184,8 +187,10 @@ class PlanTaskCodecTest {
             "{'table':'db.t','snapshot-id':42,'scan':{'snapshot-id':42},"
                 + "'ranges':[{'manifest':'m','entry-start':0,'entry-end':1}]}");
 
-    assertThat(codec.decode(earlier).orElseThrow().table()).isEqualTo(TableIdentifier.of("db", "t"));
-    assertThat(codec.decodeOrReject(b64("{'table':'a.b.t','offset':0,'limit':1,'scan':{}}")).table())
+    assertThat(codec.decode(earlier).orElseThrow().table())
+        .isEqualTo(TableIdentifier.of("db", "t"));
+    String offsets = b64("{'table':'a.b.t','offset':0,'limit':1,'scan':{}}");
+    assertThat(codec.decodeOrReject(offsets).table())
         .isEqualTo(TableIdentifier.of("a", "b", "t"));
   }
 

@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 class PlanTaskSignerTest {
   private static final byte[] OLD = key('o');
   private static final byte[] NEW = key('n');
-  private static final String PLAN_TASK = PlanTaskFixtures.encode(new PlanTaskCodec(), PlanTaskFixtures.offsetTask());
+  private static final String PLAN_TASK =
+      PlanTaskFixtures.encode(new PlanTaskCodec(), PlanTaskFixtures.offsetTask());
 
   private static byte[] key(char fill) {
     byte[] key = new byte[PlanTaskSigner.MIN_KEY_BYTES];
@@ -62,8 +63,10 @@ class PlanTaskSignerTest {
   void keysComeFromConfigurationAndMustBeLongEnough() {
     Base64.Encoder base64 = Base64.getEncoder();
     PlanTaskSigner configured =
-        PlanTaskSigner.fromConfig(" " + base64.encodeToString(NEW) + ",\n" + base64.encodeToString(OLD));
-    assertThat(configured.sign(PLAN_TASK)).isEqualTo(PlanTaskSigner.of(List.of(NEW)).sign(PLAN_TASK));
+        PlanTaskSigner.fromConfig(
+            " " + base64.encodeToString(NEW) + ",\n" + base64.encodeToString(OLD));
+    assertThat(configured.sign(PLAN_TASK))
+        .isEqualTo(PlanTaskSigner.of(List.of(NEW)).sign(PLAN_TASK));
 
     assertThatThrownBy(() -> PlanTaskSigner.fromConfig(""))
         .isInstanceOf(IllegalArgumentException.class)
