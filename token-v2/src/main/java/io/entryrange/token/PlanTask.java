@@ -7,8 +7,9 @@ import org.apache.iceberg.rest.requests.PlanTableScanRequest;
  * The unit of work a {@code plan-task} string stands for, as {@link PlanTaskCodec} decoded it.
  *
  * <p>A plan task is not a capability: it names a table and a scan the caller could already submit
- * directly. Redemption therefore authorizes from the table in the request path and only uses {@link
- * #matchesTable} to refuse a plan task that was issued for a different table.
+ * directly. Redemption therefore authorizes from the table in the request path, narrows the carried
+ * scan by the caller's {@link ScanPolicy}, and only uses {@link #matchesTable} to refuse a plan
+ * task that was issued for a different table.
  *
  * <p>Implementations are immutable and compare by value; the scan is compared by its Iceberg JSON
  * form because {@link PlanTableScanRequest} has no {@code equals}.
