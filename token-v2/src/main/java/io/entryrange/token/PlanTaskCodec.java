@@ -38,11 +38,11 @@ import org.apache.iceberg.util.JsonUtil;
  * (written by Iceberg's {@link TableIdentifierParser}: namespace levels as an array, so levels may
  * contain dots; the {@link TableIdentifier#toString()} string that earlier versions wrote is still
  * read, so plan tasks issued before an upgrade redeem during a rolling one) and {@code scan}
- * (written by Iceberg's {@link
- * PlanTableScanRequestParser}, so filters and projections round-trip through Iceberg's own
- * serializer), and then either {@code snapshot-id} and {@code ranges} for a {@link RangePlanTask}
- * or {@code offset} and {@code limit} for an {@link OffsetPlanTask}. Unknown fields are ignored, so
- * a later format may add fields without breaking servers that still run this one (§5.5.3).
+ * (written by Iceberg's {@link PlanTableScanRequestParser}, so filters and projections round-trip
+ * through Iceberg's own serializer), and then either {@code snapshot-id} and {@code ranges} for a
+ * {@link RangePlanTask} or {@code offset} and {@code limit} for an {@link OffsetPlanTask}. Unknown
+ * fields are ignored, so a later format may add fields without breaking servers that still run
+ * this one (§5.5.3).
  *
  * <p>Plan tasks arrive from clients, so {@link #decode} treats its input as hostile: it bounds the
  * input length before any work, parses with bounded nesting, number and string lengths, and turns

@@ -2,6 +2,8 @@ package io.entryrange.token;
 
 import java.util.List;
 import java.util.Set;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
@@ -40,7 +42,7 @@ public record ScanRestriction(Expression rowFilter, Set<String> columns, boolean
         .withSnapshotId(requested.snapshotId())
         .withStartSnapshotId(requested.startSnapshotId())
         .withEndSnapshotId(requested.endSnapshotId())
-        .withSelect(select(table, requested.select()))
+        .withSelect(select(table, requested))
         .withFilter(filter.equals(Expressions.alwaysTrue()) ? requested.filter() : filter)
         .withCaseSensitive(requested.caseSensitive())
         .withUseSnapshotSchema(requested.useSnapshotSchema())
@@ -49,17 +51,28 @@ public record ScanRestriction(Expression rowFilter, Set<String> columns, boolean
         .build();
   }
 
-  private List<String> select(Table table, List<String> requested) {
+  private List<String> select(Table table, PlanTableScanRequest requested) {
     if (columns == null) {
-      return requested;
+      return requested.select();
     }
-    if (requested == null) {
-      return table.schema().columns().stream()
+    if (requested.select() == null) {
+      return boundSchema(table, requested).columns().stream()
           .map(Types.NestedField::name)
           .filter(columns::contains)
           .toList();
     }
-    return permitted(requested);
+    return permitted(requested.select());
+  }
+
+  /**
+   * The schema a scan of the pinned snapshot binds to, as {@code useSnapshot} does, so an old
+   * snapshot's scan is not given columns that snapshot does not have.
+   */
+  private static Schema boundSchema(Table table, PlanTableScanRequest requested) {
+    Snapshot snapshot =
+        requested.snapshotId() == null ? null : table.snapshot(requested.snapshotId());
+    Integer schemaId = snapshot == null ? null : snapshot.schemaId();
+    return schemaId == null ? table.schema() : table.schemas().get(schemaId);
   }
 
   private List<String> permitted(List<String> names) {
