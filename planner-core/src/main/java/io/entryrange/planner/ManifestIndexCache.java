@@ -72,8 +72,14 @@ public final class ManifestIndexCache {
 
   /** Heap held by cached block indexes, as the weigher counts it: for bounds in tests. */
   public long blockIndexBytes() {
-    blockIndexes.cleanUp();
-    return blockIndexes.policy().eviction().orElseThrow().weightedSize().orElseThrow();
+    blockIndexes.synchronous().cleanUp();
+    return blockIndexes
+        .synchronous()
+        .policy()
+        .eviction()
+        .orElseThrow()
+        .weightedSize()
+        .orElseThrow();
   }
 
   ManifestBlockIndex blockIndex(ManifestFile manifest, FileIO io) {
