@@ -21,14 +21,35 @@ import org.apache.iceberg.rest.requests.PlanTableScanRequest;
  * depends on anything but the table's metadata and the immutable files it names, so any replica
  * answers the same after any restart. The block-index cache only saves repeated header walks.
  *
+ * <p>Merge-on-read: redemption is always delete-aware. A batch of a snapshot with delete manifests
+ * gets its deletes from the delete index of that pinned snapshot's own delete manifests (never
+ * from anything the batch names), cached per node, so a range plan task any server issued is
+ * redeemed exactly by every server. Whether planning issues ranges for such snapshots, rather than
+ * the offset fallback, is a setting ({@code deleteAwarePlanning}), off by default.
+ *
  * <p>Thread-safe.
  */
 public final class EntryRangePlanner {
   private final SliceRedeemer redeemer;
+  private final DeleteIndexCache deleteIndexes;
+  private final boolean deleteAwarePlanning;
 
+  /** A planner that takes the offset fallback for snapshots with delete manifests. */
   public EntryRangePlanner(ManifestIndexCache indexes) {
+    this(indexes, new DeleteIndexCache(), false);
+  }
+
+  /**
+   * @param deleteIndexes where delete indexes are cached, for redemption whatever the setting
+   * @param deleteAwarePlanning whether snapshots with delete manifests are planned by entry ranges
+   */
+  public EntryRangePlanner(
+      ManifestIndexCache indexes, DeleteIndexCache deleteIndexes, boolean deleteAwarePlanning) {
     Preconditions.checkArgument(indexes != null, "Invalid manifest index cache: null");
+    Preconditions.checkArgument(deleteIndexes != null, "Invalid delete index cache: null");
     this.redeemer = new SliceRedeemer(indexes);
+    this.deleteIndexes = deleteIndexes;
+    this.deleteAwarePlanning = deleteAwarePlanning;
   }
 
   /**
@@ -54,7 +75,7 @@ public final class EntryRangePlanner {
       return RangePlan.empty(pinned);
     }
     SnapshotManifests manifests = loaded.get();
-    Optional<FallbackReason> reason = FallbackCheck.reason(pinned, manifests);
+    Optional<FallbackReason> reason = FallbackCheck.reason(pinned, manifests, deleteAwarePlanning);
     if (reason.isPresent()) {
       return RangePlan.fallback(pinned, reason.get());
     }
@@ -75,7 +96,9 @@ public final class EntryRangePlanner {
       return RangePlan.empty(pinned);
     }
     PlanBatch firstBatch = batches.next();
-    RedeemedBatch first = redeemer.redeem(scan, manifests, firstBatch, io);
+    RedeemedBatch first =
+        redeemer.redeem(
+            scan, manifests, firstBatch, io, deleteIndexes.deleteIndex(table, scan, manifests, io));
     List<PlanBatch> later = new ArrayList<>();
     batches.forEachRemaining(later::add);
     return new RangePlan(pinned, Optional.empty(), Optional.of(firstBatch), first, later);
@@ -92,7 +115,8 @@ public final class EntryRangePlanner {
       return Optional.of(FallbackReason.INCREMENTAL_SCAN);
     }
     Optional<FallbackReason> reason =
-        manifestsOf(table, pinned, io).flatMap(manifests -> FallbackCheck.reason(pinned, manifests));
+        manifestsOf(table, pinned, io)
+            .flatMap(manifests -> FallbackCheck.reason(pinned, manifests, deleteAwarePlanning));
     if (reason.isEmpty()
         && pinned.snapshotId() != null
         && !EntryRangeBridge.supports(ScanRequests.toScan(table, pinned))) {
@@ -113,7 +137,8 @@ public final class EntryRangePlanner {
   }
 
   /**
-   * Redeems one batch of a pinned request.
+   * Redeems one batch of a pinned request, attaching the deletes of the pinned snapshot's delete
+   * manifests if it has any, whatever this planner's planning setting.
    *
    * @throws InvalidBatchException when the snapshot is gone, now needs the fallback, or the batch
    *     names anything outside the snapshot's data manifests and their entry counts; in that case
@@ -130,7 +155,7 @@ public final class EntryRangePlanner {
       throw new InvalidBatchException("Snapshot no longer exists: " + pinned.snapshotId());
     }
     SnapshotManifests manifests = SnapshotManifests.load(snapshot, io);
-    Optional<FallbackReason> reason = FallbackCheck.reason(pinned, manifests);
+    Optional<FallbackReason> reason = FallbackCheck.reason(pinned, manifests, true);
     if (reason.isPresent()) {
       throw new InvalidBatchException("Snapshot cannot be planned by entry ranges: " + reason.get());
     }
@@ -139,6 +164,7 @@ public final class EntryRangePlanner {
     if (!EntryRangeBridge.supports(scan)) {
       throw new InvalidBatchException("Table cannot be planned by entry ranges: " + table.name());
     }
-    return redeemer.redeem(scan, manifests, batch, io);
+    return redeemer.redeem(
+        scan, manifests, batch, io, deleteIndexes.deleteIndex(table, scan, manifests, io));
   }
 }

@@ -18,11 +18,24 @@ final class FallbackCheck {
   private FallbackCheck() {}
 
   static Optional<FallbackReason> reason(PlanTableScanRequest request, SnapshotManifests manifests) {
+    return reason(request, manifests, false);
+  }
+
+  /**
+   * Like {@link #reason(PlanTableScanRequest, SnapshotManifests)}; with {@code deleteAware},
+   * delete manifests are no reason, as they are attached through a delete index. Encrypted delete
+   * manifests still are: the index reads them through the same plain FileIO.
+   */
+  static Optional<FallbackReason> reason(
+      PlanTableScanRequest request, SnapshotManifests manifests, boolean deleteAware) {
     if (ScanRequests.isIncremental(request)) {
       return Optional.of(FallbackReason.INCREMENTAL_SCAN);
     }
-    if (!manifests.deleteManifests().isEmpty()) {
+    if (!deleteAware && !manifests.deleteManifests().isEmpty()) {
       return Optional.of(FallbackReason.DELETE_MANIFESTS);
+    }
+    if (manifests.deleteManifests().stream().anyMatch(m -> m.keyMetadata() != null)) {
+      return Optional.of(FallbackReason.ENCRYPTED_MANIFESTS);
     }
     for (ManifestFile manifest : manifests.dataManifests()) {
       if (SnapshotManifests.entryCount(manifest) < 0) {

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.iceberg.EntryRangeBridge;
+import org.apache.iceberg.EntryRangeBridge.DeleteIndex;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.TableScan;
@@ -32,7 +33,16 @@ final class SliceRedeemer {
     this.indexes = indexes;
   }
 
-  RedeemedBatch redeem(TableScan scan, SnapshotManifests manifests, PlanBatch batch, FileIO io) {
+  /**
+   * Redeems a batch, attaching deletes from {@code deletes}, the index of the whole pinned
+   * snapshot's delete manifests for this scan ({@link DeleteIndex#NONE} without any).
+   */
+  RedeemedBatch redeem(
+      TableScan scan,
+      SnapshotManifests manifests,
+      PlanBatch batch,
+      FileIO io,
+      DeleteIndex deletes) {
     LongAdder decoded = new LongAdder();
     Map<String, InputFile> slices = new HashMap<>();
     Map<String, Window> windows = new HashMap<>();
@@ -71,7 +81,8 @@ final class SliceRedeemer {
             new SliceFileIO(slices),
             sliced,
             (location, pos) -> windows.get(location).sliceBase() + pos,
-            (location, pos) -> windows.get(location).contains(pos))) {
+            (location, pos) -> windows.get(location).contains(pos),
+            deletes)) {
       planned.forEach(tasks::add);
     } catch (IOException e) {
       throw new UncheckedIOException(e);

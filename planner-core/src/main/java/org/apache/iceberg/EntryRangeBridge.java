@@ -7,6 +7,7 @@ import java.util.function.ToLongBiFunction;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
+import org.apache.iceberg.util.ContentFileUtil;
 
 /**
  * The one place this project reaches into Iceberg's package-private planner.
@@ -17,6 +18,13 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  * an entry-position predicate. Those pieces are package-private, as are the scan's accessors and
  * the uncommitted-manifest reader used for raw v3 row ids, so this class lives in Iceberg's
  * package, as Iceberg's own Spark module does for the same reason. Keep it this small.
+ *
+ * <p>Merge-on-read: {@code DeleteFileIndex} is package-private too, and {@code ManifestGroup}
+ * builds a fresh one from the delete manifests on every {@code planFiles()}. Redemption instead
+ * builds the index once per scan ({@link #deleteIndex}), caches it outside, and hands it to {@link
+ * #planFiles} so each slice attaches deletes through the index's own matching rules (sequence
+ * numbers, partition and file scoping, equality field bounds, deletion vectors) without reading
+ * the delete manifests again. Nothing about matching is re-implemented here.
  */
 public final class EntryRangeBridge {
   /**
@@ -84,8 +92,29 @@ public final class EntryRangeBridge {
   }
 
   /**
-   * Plans data manifests the way {@code DataTableScan.doPlanFiles} does, without delete manifests,
-   * keeping only entries for which {@code keep.test(manifestLocation, absolutePos)} holds.
+   * The delete index {@code DataTableScan.doPlanFiles} would build for this scan from these delete
+   * manifests: same filter, case sensitivity, schemas, specs and residual setting, so the same
+   * delete manifests and delete files are pruned. Reads the delete manifests that survive pruning.
+   */
+  public static DeleteIndex deleteIndex(
+      TableScan scan, FileIO io, List<ManifestFile> deleteManifests) {
+    DataTableScan configured = dataScan(scan);
+    DeleteFileIndex.Builder builder =
+        DeleteFileIndex.builderFor(io, deleteManifests)
+            .caseSensitive(configured.isCaseSensitive())
+            .filterData(configured.filter())
+            .schemasById(configured.schemas())
+            .specsById(configured.specs());
+    if (configured.shouldIgnoreResiduals()) {
+      builder.ignoreResiduals();
+    }
+    return new DeleteIndex(builder.build());
+  }
+
+  /**
+   * Plans data manifests the way {@code DataTableScan.doPlanFiles} does, attaching deletes from
+   * {@code deletes} instead of reading delete manifests, and keeping only entries for which {@code
+   * keep.test(manifestLocation, absolutePos)} holds.
    *
    * @param toAbsolute maps a manifest location and a position as read to the entry's position in
    *     the whole manifest
@@ -95,7 +124,8 @@ public final class EntryRangeBridge {
       FileIO io,
       List<ManifestFile> dataManifests,
       ToLongBiFunction<String, Long> toAbsolute,
-      BiPredicate<String, Long> keep) {
+      BiPredicate<String, Long> keep,
+      DeleteIndex deletes) {
     DataTableScan configured = dataScan(scan);
     ManifestGroup group =
         new ManifestGroup(io, dataManifests, List.of())
@@ -110,7 +140,27 @@ public final class EntryRangeBridge {
     if (configured.shouldIgnoreResiduals()) {
       group = group.ignoreResiduals();
     }
-    return group.planFiles();
+    if (deletes.index.isEmpty()) {
+      return group.planFiles();
+    }
+    // As ManifestGroup.plan does: decide on stats from the scan's own columns, then read stats
+    // anyway when equality deletes need them to match.
+    boolean keepStats = !ManifestReader.dropStats(configured.scanColumns());
+    if (deletes.index.hasEqualityDeletes()) {
+      group = group.select(ManifestReader.withStatsColumns(configured.scanColumns()));
+    }
+    return group.plan(
+        (entries, context) ->
+            CloseableIterable.<ManifestEntry<DataFile>, FileScanTask>transform(
+                entries,
+                entry ->
+                    new BaseFileScanTask(
+                        ContentFileUtil.copy(
+                            entry.file(), keepStats, context.columnsToKeepStats()),
+                        deletes.index.forEntry(entry),
+                        context.schemaAsString(),
+                        context.specAsString(),
+                        context.residuals())));
   }
 
   /**
@@ -135,6 +185,48 @@ public final class EntryRangeBridge {
     long absolute = toAbsolute.applyAsLong(location, entry.file().pos());
     ((BaseFile<?>) entry.file()).internalSet(FILE_ORDINAL_SLOT, absolute);
     return keep.test(location, absolute);
+  }
+
+  /**
+   * A built {@code DeleteFileIndex}, opaque outside this package. Immutable once built and safe
+   * to share across threads (Iceberg's parallel planning shares one the same way).
+   */
+  public static final class DeleteIndex {
+    /** Rough bytes one indexed delete file retains beyond its paths: struct, stats, arrays. */
+    private static final long BYTES_PER_DELETE_FILE = 512;
+
+    /** No deletes: what a snapshot without delete manifests attaches. */
+    public static final DeleteIndex NONE =
+        new DeleteIndex(DeleteFileIndex.builderFor(List.of()).specsById(Map.of()).build());
+
+    private final DeleteFileIndex index;
+    private final int deleteFiles;
+    private final long weight;
+
+    private DeleteIndex(DeleteFileIndex index) {
+      this.index = index;
+      int count = 0;
+      long bytes = 64;
+      for (DeleteFile file : index.referencedDeleteFiles()) {
+        count += 1;
+        bytes += BYTES_PER_DELETE_FILE + 2L * file.location().length();
+        if (file.referencedDataFile() != null) {
+          bytes += 2L * file.referencedDataFile().length();
+        }
+      }
+      this.deleteFiles = count;
+      this.weight = bytes;
+    }
+
+    /** How many delete files the index holds after pruning. */
+    public int deleteFileCount() {
+      return deleteFiles;
+    }
+
+    /** Approximate bytes retained, for weighing cache entries. */
+    public long weight() {
+      return weight;
+    }
   }
 
   private static DataTableScan dataScan(TableScan scan) {

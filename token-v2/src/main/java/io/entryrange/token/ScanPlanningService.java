@@ -1,5 +1,6 @@
 package io.entryrange.token;
 
+import io.entryrange.planner.DeleteIndexCache;
 import io.entryrange.planner.EntryRangePlanner;
 import io.entryrange.planner.InvalidBatchException;
 import io.entryrange.planner.ManifestIndexCache;
@@ -44,6 +45,10 @@ import org.apache.iceberg.rest.responses.PlanTableScanResponse;
  * calls except caches that only save work, so any replica redeems any plan task after any
  * restart, and redeeming one twice returns the same tasks.
  *
+ * <p>Merge-on-read snapshots take the offset fallback unless the mode is {@link
+ * CodecMode#DELETE_AWARE}; range plan tasks of such snapshots are redeemed with the deletes of the
+ * pinned snapshot's own delete manifests in every mode.
+ *
  * <p>Every plan task this service cannot resolve, for whatever reason, becomes {@link
  * NoSuchPlanTaskException}; a request that cannot be planned throws {@link
  * IllegalArgumentException} or {@link ValidationException} (a 400). The caller has already
@@ -76,7 +81,9 @@ public final class ScanPlanningService {
     this.fileIO = builder.fileIO;
     this.planningPool =
         builder.planningPool != null ? builder.planningPool : ownPlanningPool();
-    this.planner = new EntryRangePlanner(builder.indexes);
+    this.planner =
+        new EntryRangePlanner(
+            builder.indexes, builder.deleteIndexes, builder.mode == CodecMode.DELETE_AWARE);
     this.policy = builder.policy;
     this.signer = builder.signer;
     this.metrics =
@@ -361,6 +368,7 @@ public final class ScanPlanningService {
     private long planCacheTasks = 0;
     private UnaryOperator<FileIO> fileIO = UnaryOperator.identity();
     private ManifestIndexCache indexes = new ManifestIndexCache();
+    private DeleteIndexCache deleteIndexes = new DeleteIndexCache();
     private ExecutorService planningPool = null;
     private ScanPolicy policy = ScanPolicy.UNRESTRICTED;
     private PlanTaskSigner signer = null;
@@ -411,6 +419,13 @@ public final class ScanPlanningService {
     public Builder manifestIndexCache(ManifestIndexCache cache) {
       Preconditions.checkArgument(cache != null, "Invalid manifest index cache: null");
       this.indexes = cache;
+      return this;
+    }
+
+    /** Shares a delete index cache, for example across services in one process. */
+    public Builder deleteIndexCache(DeleteIndexCache cache) {
+      Preconditions.checkArgument(cache != null, "Invalid delete index cache: null");
+      this.deleteIndexes = cache;
       return this;
     }
 

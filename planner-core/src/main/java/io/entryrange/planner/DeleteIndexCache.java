@@ -1,0 +1,91 @@
+package io.entryrange.planner;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.iceberg.EntryRangeBridge;
+import org.apache.iceberg.EntryRangeBridge.DeleteIndex;
+import org.apache.iceberg.ManifestFile;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableScan;
+import org.apache.iceberg.expressions.ExpressionParser;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
+
+/**
+ * Node-local, bounded cache of the delete index a merge-on-read scan attaches deletes from, so
+ * only the first redemption of a scan on a node reads the snapshot's delete manifests.
+ *
+ * <p>Why it is safe: the index is a function of the delete manifests (immutable files, named by
+ * path and length), of how the scan prunes them (filter, case sensitivity) and of how it binds
+ * them (the scan's schema, and the table's schema and spec ids, which only ever grow and never
+ * change meaning). The key holds exactly those, so an entry never goes stale; a cold node builds
+ * the same index. Scans come from {@link ScanRequests#toScan}, which never ignores residuals, so
+ * that setting is not part of the key.
+ *
+ * <p>Thread-safe. Concurrent misses on one key build its index once; entries are weighed by the
+ * delete files they hold.
+ */
+public final class DeleteIndexCache {
+  /** Default bound: about 64 MiB of indexed delete files. */
+  public static final long DEFAULT_MAX_WEIGHT_BYTES = 64L << 20;
+
+  private final Cache<Key, DeleteIndex> indexes;
+
+  public DeleteIndexCache() {
+    this(DEFAULT_MAX_WEIGHT_BYTES);
+  }
+
+  public DeleteIndexCache(long maxWeightBytes) {
+    Preconditions.checkArgument(maxWeightBytes >= 0, "Invalid cache weight: %s", maxWeightBytes);
+    this.indexes =
+        Caffeine.newBuilder()
+            .maximumWeight(maxWeightBytes)
+            .<Key, DeleteIndex>weigher(
+                (key, index) -> (int) Math.min(Integer.MAX_VALUE, key.weight() + index.weight()))
+            .build();
+  }
+
+  /** Drops everything, to measure cold redemptions. */
+  public void invalidateAll() {
+    indexes.invalidateAll();
+  }
+
+  /** The index for {@code scan} over the snapshot's delete manifests, none without any. */
+  DeleteIndex deleteIndex(Table table, TableScan scan, SnapshotManifests manifests, FileIO io) {
+    List<ManifestFile> deleteManifests = manifests.deleteManifests();
+    if (deleteManifests.isEmpty()) {
+      return DeleteIndex.NONE;
+    }
+    Key key =
+        new Key(
+            table.uuid().toString(),
+            deleteManifests.stream().map(m -> m.length() + ":" + m.path()).sorted().toList(),
+            ExpressionParser.toJson(scan.filter()),
+            scan.isCaseSensitive(),
+            scan.schema().schemaId(),
+            new TreeSet<>(table.schemas().keySet()),
+            new TreeSet<>(table.specs().keySet()));
+    return indexes.get(key, ignored -> EntryRangeBridge.deleteIndex(scan, io, deleteManifests));
+  }
+
+  /** What a delete index depends on; see the class comment. */
+  private record Key(
+      String tableUuid,
+      List<String> deleteManifests,
+      String filterJson,
+      boolean caseSensitive,
+      int scanSchemaId,
+      Set<Integer> schemaIds,
+      Set<Integer> specIds) {
+    long weight() {
+      long bytes = 128 + 2L * filterJson.length() + 16L * (schemaIds.size() + specIds.size());
+      for (String manifest : deleteManifests) {
+        bytes += 48 + 2L * manifest.length();
+      }
+      return bytes;
+    }
+  }
+}
