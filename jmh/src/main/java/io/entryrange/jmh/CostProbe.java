@@ -46,12 +46,17 @@ final class CostProbe {
     String planTask = planTasks.get(batch.indexAmong(planTasks.size()));
     server.fetch(planTask);
     server.io().reset();
+    if (strategy == Strategy.RANGE_COLD) {
+      server.clearDeleteIndexes();
+    }
     server.fetch(planTask);
     IoCost io = server.io().total();
     server.release(plan);
     long entries =
         switch (strategy) {
           case RANGE -> rangeEntries(server.table(), List.of(planTask));
+          case RANGE_COLD ->
+              rangeEntries(server.table(), List.of(planTask)) + deleteEntries(server.table());
           case OFFSET -> manifestEntries(server.table());
           case OFFSET_CACHED, REFERENCE -> 0;
           case CLIENT_LOCAL -> throw new IllegalArgumentException("Invalid strategy: " + strategy);
@@ -87,6 +92,7 @@ final class CostProbe {
           case RANGE ->
               rangePlanEntries(server.table()) + rangeEntries(server.table(), server.plan().planTasks());
           case OFFSET -> (1L + planTaskCount(server)) * manifestEntries(server.table());
+          case RANGE_COLD -> throw new IllegalArgumentException("Invalid strategy: " + strategy);
           case OFFSET_CACHED, REFERENCE, CLIENT_LOCAL -> manifestEntries(server.table());
         };
     return new Measurement.Cost(io.bytesRead(), io.filesOpened(), entries, null);
@@ -186,6 +192,18 @@ final class CostProbe {
   static long manifestEntries(Table table) {
     long entries = 0;
     for (ManifestFile manifest : table.currentSnapshot().dataManifests(table.io())) {
+      entries +=
+          (long) manifest.addedFilesCount()
+              + manifest.existingFilesCount()
+              + manifest.deletedFilesCount();
+    }
+    return entries;
+  }
+
+  /** Physical entries of the current snapshot's delete manifests: what a delete index reads. */
+  static long deleteEntries(Table table) {
+    long entries = 0;
+    for (ManifestFile manifest : table.currentSnapshot().deleteManifests(table.io())) {
       entries +=
           (long) manifest.addedFilesCount()
               + manifest.existingFilesCount()

@@ -12,7 +12,8 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 
 /**
  * The benchmark tables: one metadata-only, format v2, single-commit append per (plan size,
- * layout), in a Hadoop warehouse on local disk.
+ * layout), plus one commit of position deletes for merge-on-read layouts, in a Hadoop warehouse on
+ * local disk.
  *
  * <p>Why generate-if-missing: JMH runs every parameter combination in a fresh JVM, and generating
  * a million-file table takes half a minute, so the report generates each table once before
@@ -38,12 +39,17 @@ final class FixtureTables {
     if (catalog.tableExists(id)) {
       return catalog.loadTable(id);
     }
-    return TableGenerator.builder()
+    TableGenerator.Builder builder = TableGenerator.builder();
+    if (layout.isMergeOnRead()) {
+      builder.shape(Shape.POSITION_DELETES).deletesPer100Files(layout.deletesPer100Files());
+    } else {
+      builder.shape(Shape.PLAIN);
+    }
+    return builder
         .formatVersion(2)
         .dataFiles(planSize)
         .commits(1)
         .manifestTargetBytes(layout.manifestTargetBytes())
-        .shape(Shape.PLAIN)
         .seed(SEED)
         .create(catalog, id);
   }

@@ -79,6 +79,7 @@ public class FullScanBenchmark extends BenchmarkTable {
           case OFFSET_CACHED -> settings.withMode(CodecMode.OFFSET).withPlanCacheTasks(PLAN_CACHE_TASKS);
           case REFERENCE -> settings.withIcebergReference();
           case CLIENT_LOCAL -> throw new IllegalStateException("planned above");
+          case RANGE_COLD -> throw new IllegalArgumentException("Invalid strategy for a full scan: " + how);
         };
     server = RestFixtureServer.start(settings);
     RESTCatalog rest = new RESTCatalog();

@@ -61,7 +61,8 @@ final class JmhResults {
 
   private static String kindOf(String benchmark) {
     String className = benchmark.substring(0, benchmark.lastIndexOf('.'));
-    if (className.equals(RedemptionBenchmark.class.getName())) {
+    if (className.equals(RedemptionBenchmark.class.getName())
+        || className.equals(ColdRedemptionBenchmark.class.getName())) {
       return Measurement.REDEMPTION;
     }
     if (className.equals(PlanBenchmark.class.getName())) {

@@ -30,6 +30,11 @@ record JmhRun(
         "Invalid batches for a %s run: %s",
         kind,
         batches);
+    Preconditions.checkArgument(
+        !strategies.contains(Strategy.RANGE_COLD)
+            || (strategies.size() == 1 && Measurement.REDEMPTION.equals(kind)),
+        "Invalid run, range-cold is timed alone and only for redemption: %s",
+        strategies);
     planSizes = List.copyOf(planSizes);
     strategies = List.copyOf(strategies);
     batches = List.copyOf(batches);
@@ -37,7 +42,10 @@ record JmhRun(
 
   Class<?> benchmark() {
     return switch (kind) {
-      case Measurement.REDEMPTION -> RedemptionBenchmark.class;
+      case Measurement.REDEMPTION ->
+          strategies.contains(Strategy.RANGE_COLD)
+              ? ColdRedemptionBenchmark.class
+              : RedemptionBenchmark.class;
       case Measurement.PLAN -> PlanBenchmark.class;
       case Measurement.E2E -> FullScanBenchmark.class;
       default -> throw new IllegalArgumentException("Invalid run kind: " + kind);

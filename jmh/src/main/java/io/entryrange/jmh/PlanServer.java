@@ -1,6 +1,7 @@
 package io.entryrange.jmh;
 
 import io.entryrange.planner.CountingFileIO;
+import io.entryrange.planner.DeleteIndexCache;
 import io.entryrange.planner.ManifestIndexCache;
 import io.entryrange.token.CodecMode;
 import io.entryrange.token.ScanPlanningService;
@@ -43,6 +44,12 @@ import org.apache.iceberg.rest.responses.BaseScanTaskResponse;
 final class PlanServer {
   static final int BATCH_SIZE = 100;
   private static final long PLAN_CACHE_TASKS = 20_000_000L;
+
+  /**
+   * Room for the delete index of a million-file table with 10 delete files per 100 data files
+   * (about 100,000 indexed delete files), which the default bound would not keep.
+   */
+  private static final long DELETE_INDEX_BYTES = 1L << 30;
   private static final String CALLER = "bench-client";
 
   private final Strategy strategy;
@@ -51,6 +58,7 @@ final class PlanServer {
   private final Table table;
   private final Catalog catalog;
   private ScanPlanningService service;
+  private final DeleteIndexCache deleteIndexes = new DeleteIndexCache(DELETE_INDEX_BYTES);
 
   /** What the client sees after the plan call. */
   record Plan(String planId, int inlineTasks, List<String> planTasks) {}
@@ -158,6 +166,11 @@ final class PlanServer {
     return tasks;
   }
 
+  /** Forgets every delete index, as a replica that never served this scan would start. */
+  void clearDeleteIndexes() {
+    deleteIndexes.invalidateAll();
+  }
+
   /** Replaces the plan cache with an empty one, so the next plan call plans from scratch. */
   void clearPlanCache() {
     if (strategy == Strategy.OFFSET_CACHED) {
@@ -185,11 +198,15 @@ final class PlanServer {
     return response.planTasks() == null ? List.of() : response.planTasks();
   }
 
-  private static ScanPlanningService newService(Strategy strategy) {
+  private ScanPlanningService newService(Strategy strategy) {
     ScanPlanningService.Builder builder = ScanPlanningService.builder().batchSize(BATCH_SIZE);
     return switch (strategy) {
-      case RANGE ->
-          builder.mode(CodecMode.AUTO).manifestIndexCache(new ManifestIndexCache()).build();
+      case RANGE, RANGE_COLD ->
+          builder
+              .mode(CodecMode.DELETE_AWARE)
+              .manifestIndexCache(new ManifestIndexCache())
+              .deleteIndexCache(deleteIndexes)
+              .build();
       case OFFSET -> builder.mode(CodecMode.OFFSET).build();
       case OFFSET_CACHED -> builder.mode(CodecMode.OFFSET).planCacheTasks(PLAN_CACHE_TASKS).build();
       case REFERENCE, CLIENT_LOCAL -> null;

@@ -41,6 +41,10 @@ public class RedemptionBenchmark extends BenchmarkTable {
     server.fetch(planTask);
   }
 
+  PlanServer server() {
+    return server;
+  }
+
   @TearDown(Level.Trial)
   public void tearDown() {
     server.release(plan);

@@ -19,6 +19,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.iceberg.Table;
 import org.openjdk.jmh.profile.GCProfiler;
@@ -66,6 +67,14 @@ public final class ReportCli implements Callable<Integer> {
       description = "Warehouse for the fixture tables, kept for reuse; default: a temporary one, deleted at the end.")
   private Path warehouse;
 
+  @Option(
+      names = "--layout",
+      split = ",",
+      description =
+          "Only the JMH runs over these layouts (and no S3 rows), for example"
+              + " merge-on-read-1pct,merge-on-read-10pct.")
+  private List<String> layouts;
+
   private final PrintStream console = System.out;
 
   public static void main(String[] args) {
@@ -77,6 +86,9 @@ public final class ReportCli implements Callable<Integer> {
   public Integer call() throws IOException, RunnerException {
     long start = System.nanoTime();
     ReportConfig config = smoke ? ReportConfig.smoke() : full ? ReportConfig.full() : ReportConfig.quick();
+    if (layouts != null) {
+      config = config.onlyLayouts(layouts.stream().map(Layout::of).collect(Collectors.toSet()));
+    }
     Files.createDirectories(out);
     if (s3Only) {
       phase(start, "S3: S3FileIO against S3Proxy (child process), cold and warm, outside JMH");
@@ -102,8 +114,10 @@ public final class ReportCli implements Callable<Integer> {
       JSON.writeValue(out.resolve("jmh-result.json").toFile(), raw);
       List<Measurement> measurements = new ArrayList<>(JmhResults.toMeasurements(raw, costs));
       measurements.addAll(replicas);
-      phase(start, "S3: S3FileIO against S3Proxy (child process), cold and warm, outside JMH");
-      measurements.addAll(S3Probe.measure(config.s3PlanSizes(), line -> step(start, line)));
+      if (layouts == null) {
+        phase(start, "S3: S3FileIO against S3Proxy (child process), cold and warm, outside JMH");
+        measurements.addAll(S3Probe.measure(config.s3PlanSizes(), line -> step(start, line)));
+      }
       JSON.writeValue(out.resolve("summary.json").toFile(), measurements);
       phase(start, "charts");
       Charts.write(measurements, out).forEach(chart -> console.println("  " + chart));
@@ -163,6 +177,9 @@ public final class ReportCli implements Callable<Integer> {
     for (List<Object> table : config.tables()) {
       int planSize = (Integer) table.get(0);
       Layout layout = (Layout) table.get(1);
+      if (layout.isMergeOnRead()) {
+        continue;
+      }
       for (Strategy strategy : List.of(Strategy.RANGE, Strategy.OFFSET, Strategy.OFFSET_CACHED)) {
         Measurement.Cost cost = probe.replicas(planSize, layout, strategy);
         replicas.add(
@@ -202,16 +219,17 @@ public final class ReportCli implements Callable<Integer> {
   private static org.openjdk.jmh.runner.options.Options options(
       ReportConfig config, JmhRun run, Path tables, Path result) {
     boolean singleShot = Measurement.E2E.equals(run.kind());
+    ReportConfig.Timing timing = config.timing(run);
     ChainedOptionsBuilder options =
         new OptionsBuilder()
             .include("^" + Pattern.quote(run.benchmark().getName()) + "\\.")
             .forks(1)
             .jvmArgsAppend("-Xmx6g", "-Djava.awt.headless=true")
             .addProfiler(GCProfiler.class)
-            .warmupIterations(singleShot ? config.singleShotWarmups() : config.warmupIterations())
-            .warmupTime(config.warmupTime())
-            .measurementIterations(singleShot ? config.singleShots() : config.measurementIterations())
-            .measurementTime(config.measurementTime())
+            .warmupIterations(singleShot ? config.singleShotWarmups() : timing.warmups())
+            .warmupTime(timing.warmupTime())
+            .measurementIterations(singleShot ? config.singleShots() : timing.iterations())
+            .measurementTime(timing.time())
             .param("warehouse", tables.toString())
             .resultFormat(ResultFormatType.JSON)
             .result(result.toString());

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Stream;
+import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
@@ -53,6 +54,7 @@ record ReportConfig(
     runs.add(plan(Storage.LOCAL, Layout.SMALL_MANIFESTS, largest));
     runs.addAll(fullScans(Storage.LOCAL, Layout.LARGE_MANIFESTS, sizes));
     runs.addAll(fullScans(Storage.SIMULATED_OBJECT_STORE, Layout.LARGE_MANIFESTS, List.of(1_000)));
+    runs.addAll(mergeOnRead(List.of(1_000, 10_000, 100_000)));
     return new ReportConfig(
         "quick", 3, TimeValue.seconds(1), 3, TimeValue.seconds(1), 1, 2, runs);
   }
@@ -61,7 +63,7 @@ record ReportConfig(
     List<Integer> sizes = List.of(1_000, 10_000, 100_000, 1_000_000);
     List<Integer> simulatedScans = List.of(1_000, 10_000, 100_000);
     List<JmhRun> runs = new ArrayList<>();
-    for (Layout layout : Layout.values()) {
+    for (Layout layout : List.of(Layout.LARGE_MANIFESTS, Layout.SMALL_MANIFESTS)) {
       runs.add(redemption(Storage.LOCAL, layout, sizes, ALL_BATCHES));
       runs.add(
           redemption(
@@ -75,6 +77,7 @@ record ReportConfig(
     runs.add(plan(Storage.SIMULATED_OBJECT_STORE, Layout.LARGE_MANIFESTS, sizes));
     runs.addAll(
         fullScans(Storage.SIMULATED_OBJECT_STORE, Layout.LARGE_MANIFESTS, simulatedScans));
+    runs.addAll(mergeOnRead(sizes));
     return new ReportConfig("full", 3, TimeValue.seconds(1), 3, TimeValue.seconds(2), 1, 3, runs);
   }
 
@@ -109,6 +112,58 @@ record ReportConfig(
       case "quick" -> List.of(1_000, 100_000);
       default -> List.of(1_000);
     };
+  }
+
+  /** This configuration with only the runs over {@code layouts}, to rerun some rows alone. */
+  ReportConfig onlyLayouts(Set<Layout> layouts) {
+    List<JmhRun> kept = runs.stream().filter(run -> layouts.contains(run.layout())).toList();
+    Preconditions.checkArgument(!kept.isEmpty(), "Invalid layouts, no run in %s: %s", name, layouts);
+    return new ReportConfig(
+        name,
+        warmupIterations,
+        warmupTime,
+        measurementIterations,
+        measurementTime,
+        singleShotWarmups,
+        singleShots,
+        kept);
+  }
+
+  /**
+   * Warmup and measurement of an iterated (not single-shot) run. Merge-on-read rows run half-second
+   * iterations outside {@code full}: they are many forks, and a slow offset redemption still
+   * completes at least once per iteration.
+   */
+  Timing timing(JmhRun run) {
+    if (run.layout().isMergeOnRead() && !"full".equals(name)) {
+      return new Timing(2, TimeValue.milliseconds(500), 3, TimeValue.milliseconds(500));
+    }
+    return new Timing(warmupIterations, warmupTime, measurementIterations, measurementTime);
+  }
+
+  record Timing(int warmups, TimeValue warmupTime, int iterations, TimeValue time) {}
+
+  /**
+   * Merge-on-read redemption of the last batch: warm and cold delete-aware range at every size,
+   * offset at the smallest and largest, offset-cached and the reference at the largest, in both
+   * delete densities; the sparse density only at the largest size.
+   */
+  private static List<JmhRun> mergeOnRead(List<Integer> sizes) {
+    List<Integer> ends = List.of(sizes.get(0), sizes.get(sizes.size() - 1));
+    List<Integer> largest = List.of(sizes.get(sizes.size() - 1));
+    List<Batch> last = List.of(Batch.LAST);
+    List<JmhRun> runs = new ArrayList<>();
+    Layout dense = Layout.MERGE_ON_READ_10;
+    runs.add(redemption(Storage.LOCAL, dense, sizes, List.of(Strategy.RANGE), last));
+    runs.add(redemption(Storage.LOCAL, dense, ends, List.of(Strategy.RANGE_COLD), last));
+    runs.add(redemption(Storage.LOCAL, dense, ends, List.of(Strategy.OFFSET), last));
+    runs.add(
+        redemption(
+            Storage.LOCAL, dense, largest, List.of(Strategy.OFFSET_CACHED, Strategy.REFERENCE), last));
+    Layout sparse = Layout.MERGE_ON_READ_1;
+    runs.add(redemption(Storage.LOCAL, sparse, largest, List.of(Strategy.RANGE, Strategy.OFFSET), last));
+    runs.add(redemption(Storage.LOCAL, sparse, largest, List.of(Strategy.RANGE_COLD), last));
+    return runs;
   }
 
   /** Every (plan size, layout) some run needs a table for, in run order. */

@@ -4,6 +4,12 @@ package io.entryrange.jmh;
 enum Strategy implements Labelled {
   /** Entry-range plan tasks: redemption reads only the batch's manifest blocks. */
   RANGE("range"),
+  /**
+   * Entry-range plan tasks redeemed on a replica that has not built the scan's delete index yet:
+   * each redemption of a merge-on-read plan task first reads the snapshot's delete manifests. The
+   * same as {@link #RANGE} on tables without deletes.
+   */
+  RANGE_COLD("range-cold"),
   /** Offset plan tasks without a plan cache: every redemption re-plans the pinned snapshot. */
   OFFSET("offset"),
   /** Offset plan tasks with a node-local plan cache that already holds the plan. */

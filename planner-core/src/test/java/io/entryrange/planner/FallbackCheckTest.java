@@ -39,6 +39,19 @@ class FallbackCheckTest {
   }
 
   @Test
+  void deleteAwarePlanningTakesDeleteManifestsUnlessEncrypted() {
+    FakeManifest deletes =
+        new FakeManifest("s3://b/d0.avro", 1, 0, 0, ManifestContent.DELETES, null, null);
+    FakeManifest encrypted =
+        new FakeManifest(
+            "s3://b/d1.avro", 1, 0, 0, ManifestContent.DELETES, ByteBuffer.wrap(new byte[] {1}), null);
+    assertThat(FallbackCheck.reason(PINNED, manifests(List.of(PLAIN), List.of(deletes)), true))
+        .isEmpty();
+    assertThat(FallbackCheck.reason(PINNED, manifests(List.of(PLAIN), List.of(encrypted)), true))
+        .contains(FallbackReason.ENCRYPTED_MANIFESTS);
+  }
+
+  @Test
   void incrementalScansFallBack() {
     PlanTableScanRequest incremental =
         PlanTableScanRequest.builder().withStartSnapshotId(1L).withEndSnapshotId(2L).build();
