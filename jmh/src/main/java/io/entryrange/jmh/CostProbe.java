@@ -190,20 +190,17 @@ final class CostProbe {
 
   /** Physical entries of the current snapshot's data manifests: what one full plan decodes. */
   static long manifestEntries(Table table) {
-    long entries = 0;
-    for (ManifestFile manifest : table.currentSnapshot().dataManifests(table.io())) {
-      entries +=
-          (long) manifest.addedFilesCount()
-              + manifest.existingFilesCount()
-              + manifest.deletedFilesCount();
-    }
-    return entries;
+    return entries(table.currentSnapshot().dataManifests(table.io()));
   }
 
   /** Physical entries of the current snapshot's delete manifests: what a delete index reads. */
   static long deleteEntries(Table table) {
+    return entries(table.currentSnapshot().deleteManifests(table.io()));
+  }
+
+  private static long entries(List<ManifestFile> manifests) {
     long entries = 0;
-    for (ManifestFile manifest : table.currentSnapshot().deleteManifests(table.io())) {
+    for (ManifestFile manifest : manifests) {
       entries +=
           (long) manifest.addedFilesCount()
               + manifest.existingFilesCount()

@@ -357,7 +357,7 @@ final class ReportWriter {
     out.append(
         "- Merge-on-read rows: last batch only; range-cold drops the replica's delete indexes before each "
             + "redemption (offset has no cache to be cold, and offset-cached cold is offset); outside `full` "
-            + "they run 2 x 500 ms warmup and 3 x 500 ms measurement.\n");
+            + "they run 2 x 1 s warmup and 3 x 500 ms measurement.\n");
     out.append("- Costs are counted on local storage; the simulated store changes time, not counts.\n");
     out.append("- S3 rows (`s3-cold`, `s3-warm`) are timed outside JMH, the median of a few single redemptions; "
         + "their `filesOpened` is GET requests and `bytesRead` the bytes, of the plan task's manifests, counted at the S3 endpoint.\n");
