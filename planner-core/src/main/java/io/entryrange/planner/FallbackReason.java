@@ -2,7 +2,10 @@ package io.entryrange.planner;
 
 /** Why a scan cannot be served with entry-range plan tasks and takes the offset re-plan path. */
 public enum FallbackReason {
-  /** Merge-on-read: deletes must be matched across the whole snapshot (design 000 §8.5.4). */
+  /**
+   * Merge-on-read, when planning is not delete-aware: the design card's fallback (000 §8.5.4).
+   * Delete-aware planning attaches deletes from a per-node delete index instead.
+   */
   DELETE_MANIFESTS,
   /** A start/end snapshot pair: not a single pinned snapshot to slice. */
   INCREMENTAL_SCAN,
