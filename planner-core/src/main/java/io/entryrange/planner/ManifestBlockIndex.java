@@ -229,7 +229,8 @@ final class ManifestBlockIndex {
         }
         done += read;
       }
-      in.seek(position());
+      // back to where the stream stood, one past the buffered bytes, which the reader still owns
+      in.seek(bufferStart + limit);
       return header;
     }
 
