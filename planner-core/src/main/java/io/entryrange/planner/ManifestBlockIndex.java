@@ -68,7 +68,7 @@ final class ManifestBlockIndex {
    * Walks the header and every block header of an Avro manifest in one forward pass over one
    * stream.
    *
-   * @throws IllegalStateException if the file is not a well-formed Avro container file
+   * @throws DamagedManifestException if the file is not a well-formed Avro container file
    */
   static ManifestBlockIndex read(InputFile file) {
     long length = file.getLength();
@@ -109,7 +109,7 @@ final class ManifestBlockIndex {
       check(blockStart == length, "truncated block", file);
       return new ManifestBlockIndex(header, length, offsets.toArray(), firsts.toArray(), entries);
     } catch (EOFException e) {
-      throw new IllegalStateException("Invalid manifest, truncated: " + file.location(), e);
+      throw new DamagedManifestException("Invalid manifest, truncated: " + file.location(), e);
     } catch (IOException e) {
       throw new UncheckedIOException("Failed to index manifest " + file.location(), e);
     }
@@ -117,7 +117,7 @@ final class ManifestBlockIndex {
 
   private static void check(boolean valid, String problem, InputFile file) {
     if (!valid) {
-      throw new IllegalStateException("Invalid manifest, " + problem + ": " + file.location());
+      throw new DamagedManifestException("Invalid manifest, " + problem + ": " + file.location());
     }
   }
 

@@ -133,9 +133,11 @@ final class ManifestSliceFile implements InputFile {
         bodyPosition = target;
       }
       int read = body.read(buffer, offset, length);
-      if (read > 0) {
-        bodyPosition += read;
+      if (read < 0) {
+        throw new DamagedManifestException(
+            "Manifest ended inside a slice, at byte " + target + " of " + manifest.location());
       }
+      bodyPosition += read;
       return read;
     }
 
@@ -143,7 +145,11 @@ final class ManifestSliceFile implements InputFile {
       byte[] slice = new byte[(int) (bodyEnd - bodyStart)];
       try (SeekableInputStream in = manifest.newStream()) {
         if (in instanceof RangeReadable ranged) {
-          ranged.readFully(bodyStart, slice, 0, slice.length);
+          try {
+            ranged.readFully(bodyStart, slice, 0, slice.length);
+          } catch (EOFException e) {
+            throw new DamagedManifestException("Manifest ended inside a slice: " + manifest.location(), e);
+          }
           return slice;
         }
         in.seek(bodyStart);
@@ -151,7 +157,8 @@ final class ManifestSliceFile implements InputFile {
         while (done < slice.length) {
           int read = in.read(slice, done, slice.length - done);
           if (read < 0) {
-            throw new EOFException("Manifest ended inside a slice: " + manifest.location());
+            throw new DamagedManifestException(
+                "Manifest ended inside a slice, at byte " + (bodyStart + done) + " of " + manifest.location());
           }
           done += read;
         }

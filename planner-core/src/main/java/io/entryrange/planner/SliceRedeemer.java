@@ -51,7 +51,7 @@ final class SliceRedeemer {
       ManifestFile manifest = manifests.checkedManifest(range);
       ManifestBlockIndex index = indexes.blockIndex(manifest, io);
       if (index.entryCount() != SnapshotManifests.entryCount(manifest)) {
-        throw new IllegalStateException(
+        throw new DamagedManifestException(
             "Manifest list counts disagree with the manifest's blocks: " + manifest.path());
       }
       int first = index.blockOf(range.start());
