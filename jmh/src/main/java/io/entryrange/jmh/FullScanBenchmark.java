@@ -2,8 +2,6 @@ package io.entryrange.jmh;
 
 import io.entryrange.fixtures.Warehouses;
 import io.entryrange.fixtures.server.RestFixtureServer;
-import io.entryrange.fixtures.server.ServerSettings;
-import io.entryrange.token.CodecMode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -41,8 +39,6 @@ import org.openjdk.jmh.annotations.TearDown;
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 public class FullScanBenchmark extends BenchmarkTable {
-  private static final long PLAN_CACHE_TASKS = 20_000_000L;
-
   @Param({"range", "offset", "offset-cached", "reference", "client-local"})
   public String strategy;
 
@@ -68,20 +64,7 @@ public class FullScanBenchmark extends BenchmarkTable {
       client = Warehouses.open(Path.of(warehouse), where.requestLatency());
       return;
     }
-    ServerSettings settings =
-        ServerSettings.of(Path.of(warehouse))
-            .withBatchSize(PlanServer.BATCH_SIZE)
-            .withStorageLatency(where.requestLatency());
-    settings =
-        switch (how) {
-          case RANGE -> settings.withMode(CodecMode.AUTO);
-          case OFFSET -> settings.withMode(CodecMode.OFFSET);
-          case OFFSET_CACHED -> settings.withMode(CodecMode.OFFSET).withPlanCacheTasks(PLAN_CACHE_TASKS);
-          case REFERENCE -> settings.withIcebergReference();
-          case CLIENT_LOCAL -> throw new IllegalStateException("planned above");
-          case RANGE_COLD -> throw new IllegalArgumentException("Invalid strategy for a full scan: " + how);
-        };
-    server = RestFixtureServer.start(settings);
+    server = RestFixtureServer.start(ServedBy.settings(how, Path.of(warehouse), where));
     RESTCatalog rest = new RESTCatalog();
     rest.initialize(
         "bench", Map.of("uri", server.uri().toString(), "scan-planning-mode", "server"));
