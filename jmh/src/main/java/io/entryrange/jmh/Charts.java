@@ -41,6 +41,11 @@ final class Charts {
 
   private Charts() {}
 
+  /** The {@code index}th series colour, shared with the load and memory charts. */
+  static Color colour(int index) {
+    return SERIES_COLOURS[index % SERIES_COLOURS.length];
+  }
+
   /** Writes every chart the measurements support into {@code dir}; returns the files written. */
   static List<Path> write(List<Measurement> measurements, Path dir) {
     List<Path> written = new ArrayList<>();
@@ -126,7 +131,7 @@ final class Charts {
     plot.setRangeAxis(decades(yLabel));
     XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(true, true);
     for (int series = 0; series < dataset.getSeriesCount(); series += 1) {
-      renderer.setSeriesPaint(series, SERIES_COLOURS[series % SERIES_COLOURS.length]);
+      renderer.setSeriesPaint(series, colour(series));
       renderer.setSeriesStroke(series, new BasicStroke(2f));
     }
     plot.setRenderer(renderer);

@@ -46,10 +46,12 @@ final class JmhResults {
     String kind = kindOf(benchmark);
     return new Measurement(
         kind,
-        Strategy.of(params.path("strategy").asText()).label(),
+        Measurement.FLOOR.equals(kind)
+            ? benchmark.substring(benchmark.lastIndexOf('.') + 1)
+            : Strategy.of(params.path("strategy").asText()).label(),
         params.path("planSize").asInt(),
         Layout.of(params.path("layout").asText()).label(),
-        Measurement.REDEMPTION.equals(kind) ? Batch.of(params.path("batch").asText()).label() : null,
+        Measurement.perBatch(kind) ? Batch.of(params.path("batch").asText()).label() : null,
         Storage.of(params.path("storage").asText()).label(),
         primary.path("score").asDouble(),
         null,
@@ -67,6 +69,9 @@ final class JmhResults {
     }
     if (className.equals(PlanBenchmark.class.getName())) {
       return Measurement.PLAN;
+    }
+    if (className.equals(FloorBenchmark.class.getName())) {
+      return Measurement.FLOOR;
     }
     Preconditions.checkArgument(
         className.equals(FullScanBenchmark.class.getName()), "Invalid benchmark: %s", benchmark);

@@ -26,7 +26,7 @@ record JmhRun(
     Preconditions.checkArgument(!planSizes.isEmpty(), "Invalid run, no plan sizes: %s", kind);
     Preconditions.checkArgument(!strategies.isEmpty(), "Invalid run, no strategies: %s", kind);
     Preconditions.checkArgument(
-        Measurement.REDEMPTION.equals(kind) != batches.isEmpty(),
+        Measurement.perBatch(kind) != batches.isEmpty(),
         "Invalid batches for a %s run: %s",
         kind,
         batches);
@@ -48,6 +48,7 @@ record JmhRun(
               : RedemptionBenchmark.class;
       case Measurement.PLAN -> PlanBenchmark.class;
       case Measurement.E2E -> FullScanBenchmark.class;
+      case Measurement.FLOOR -> FloorBenchmark.class;
       default -> throw new IllegalArgumentException("Invalid run kind: " + kind);
     };
   }
@@ -58,7 +59,9 @@ record JmhRun(
     params.put("planSize", planSizes.stream().map(String::valueOf).toArray(String[]::new));
     params.put("layout", new String[] {layout.label()});
     params.put("storage", new String[] {storage.label()});
-    params.put("strategy", strategies.stream().map(Strategy::label).toArray(String[]::new));
+    if (!Measurement.FLOOR.equals(kind)) {
+      params.put("strategy", strategies.stream().map(Strategy::label).toArray(String[]::new));
+    }
     if (!batches.isEmpty()) {
       params.put("batch", batches.stream().map(Batch::label).toArray(String[]::new));
     }
@@ -68,6 +71,9 @@ record JmhRun(
   /** Every combination this run times, keyed as its deterministic cost is. */
   List<Measurement.CostKey> costKeys() {
     List<Measurement.CostKey> keys = new ArrayList<>();
+    if (Measurement.FLOOR.equals(kind)) {
+      return keys;
+    }
     List<Batch> perBatch = batches.isEmpty() ? Collections.singletonList(null) : batches;
     for (int planSize : planSizes) {
       for (Strategy strategy : strategies) {
@@ -87,7 +93,8 @@ record JmhRun(
 
   /** How many forks JMH will start for this run. */
   int forks() {
-    return planSizes.size() * strategies.size() * Math.max(1, batches.size());
+    int perPoint = Measurement.FLOOR.equals(kind) ? 2 : strategies.size();
+    return planSizes.size() * perPoint * Math.max(1, batches.size());
   }
 
   String describe() {

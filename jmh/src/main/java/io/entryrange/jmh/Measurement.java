@@ -8,8 +8,8 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  * One row of {@code summary.json}: a timed result, a deterministic cost, or both, for one
  * (kind, strategy, plan size, layout, batch, storage). Null means not measured.
  *
- * @param kind redemption, plan, e2e or replicas
- * @param batch first, middle or last for redemptions, otherwise null
+ * @param kind redemption, plan, e2e, replicas or floor
+ * @param batch first, middle or last for redemptions and floors, otherwise null
  * @param tokenBytes encoded size of the redeemed plan task; for a plan call, of all plan tasks in
  *     the response
  */
@@ -46,17 +46,25 @@ record Measurement(
   static final String PLAN = "plan";
   static final String E2E = "e2e";
   static final String REPLICAS = "replicas";
+  /** Range redemption and its floor, both serializing the response; strategy is floor or range. */
+  static final String FLOOR = "floor";
 
   Measurement {
     Preconditions.checkArgument(
-        REDEMPTION.equals(kind) || PLAN.equals(kind) || E2E.equals(kind) || REPLICAS.equals(kind),
+        REDEMPTION.equals(kind) || PLAN.equals(kind) || E2E.equals(kind) || REPLICAS.equals(kind)
+            || FLOOR.equals(kind),
         "Invalid measurement kind: %s",
         kind);
     Preconditions.checkArgument(
-        REDEMPTION.equals(kind) == (batch != null),
+        perBatch(kind) == (batch != null),
         "Invalid batch for a %s measurement: %s",
         kind,
         batch);
+  }
+
+  /** Whether rows of this kind are per batch. */
+  static boolean perBatch(String kind) {
+    return REDEMPTION.equals(kind) || FLOOR.equals(kind);
   }
 
   /** What a deterministic cost is matched on: everything but the storage, which changes no count. */

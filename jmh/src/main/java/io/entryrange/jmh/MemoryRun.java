@@ -36,15 +36,17 @@ import org.apache.iceberg.rest.requests.PlanTableScanRequest;
 final class MemoryRun {
   private static final Namespace NAMESPACE = Namespace.of("soak");
   private static final String CALLER = "soak-client";
-  private static final int SAMPLES = 40;
 
   /**
    * @param cacheWeightBytes the block-index cache's bound, below what the tables' indexes weigh
+   * @param samples heap samples after the first, each after a full GC
    */
-  record Settings(int tables, int snapshots, int filesPerTable, long redemptions, long cacheWeightBytes) {
+  record Settings(
+      int tables, int snapshots, int filesPerTable, long redemptions, long cacheWeightBytes, int samples) {
     Settings {
       Preconditions.checkArgument(tables > 0 && snapshots > 0, "Invalid memory run: %s tables, %s snapshots", tables, snapshots);
-      Preconditions.checkArgument(redemptions >= SAMPLES, "Invalid redemptions: %s", redemptions);
+      Preconditions.checkArgument(
+          samples > 0 && redemptions >= samples, "Invalid redemptions: %s for %s samples", redemptions, samples);
     }
   }
 
@@ -69,7 +71,7 @@ final class MemoryRun {
     Collections.shuffle(targets, new Random(42));
     MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
     List<MemorySample> samples = new ArrayList<>();
-    long every = settings.redemptions() / SAMPLES;
+    long every = settings.redemptions() / settings.samples();
     for (long done = 0; done <= settings.redemptions(); done += 1) {
       if (done % every == 0) {
         System.gc();
@@ -84,7 +86,7 @@ final class MemoryRun {
                 settings.snapshots(),
                 targets.size());
         samples.add(sample);
-        if (done % (every * 10) == 0) {
+        if (done % (every * Math.max(1, settings.samples() / 4)) == 0) {
           progress.accept(
               String.format(
                   java.util.Locale.ROOT,

@@ -26,6 +26,7 @@ import org.apache.iceberg.rest.CatalogHandlers;
 import org.apache.iceberg.rest.requests.FetchScanTasksRequest;
 import org.apache.iceberg.rest.requests.PlanTableScanRequest;
 import org.apache.iceberg.rest.responses.BaseScanTaskResponse;
+import org.apache.iceberg.rest.responses.FetchScanTasksResponse;
 
 /**
  * One replica serving one benchmark table with one {@link Strategy}, called in process (no HTTP,
@@ -113,12 +114,16 @@ final class PlanServer {
   }
 
   Fetched fetch(String planTask) {
-    FetchScanTasksRequest request = new FetchScanTasksRequest(planTask);
-    var response =
-        strategy == Strategy.REFERENCE
-            ? CatalogHandlers.fetchScanTasks(catalog, ident, request)
-            : service.fetchScanTasks(ident, table, request, CALLER);
+    FetchScanTasksResponse response = fetchResponse(planTask);
     return new Fetched(response.fileScanTasks().size(), planTasksOf(response));
+  }
+
+  /** The whole response to redeeming {@code planTask}, for a benchmark that serializes it. */
+  FetchScanTasksResponse fetchResponse(String planTask) {
+    FetchScanTasksRequest request = new FetchScanTasksRequest(planTask);
+    return strategy == Strategy.REFERENCE
+        ? CatalogHandlers.fetchScanTasks(catalog, ident, request)
+        : service.fetchScanTasks(ident, table, request, CALLER);
   }
 
   /** Frees the plan's server-side state; only the reference strategy keeps any. */

@@ -71,7 +71,7 @@ public final class ReportCli implements Callable<Integer> {
       names = "--layout",
       split = ",",
       description =
-          "Only the JMH runs over these layouts (and no S3 rows), for example"
+          "Only the JMH runs over these layouts (and no S3, load or memory rows), for example"
               + " merge-on-read-1pct,merge-on-read-10pct.")
   private List<String> layouts;
 
@@ -109,6 +109,17 @@ public final class ReportCli implements Callable<Integer> {
       Map<Measurement.CostKey, Measurement.Cost> costs = new LinkedHashMap<>();
       List<Measurement> replicas = new ArrayList<>();
       countCosts(config, new CostProbe(tables), costs, replicas, start);
+      List<LoadResult> load = List.of();
+      List<MemorySample> memory = List.of();
+      if (layouts == null) {
+        LongRunConfig longRuns = LongRunConfig.of(config.name());
+        phase(start, "load over loopback HTTP, N=" + longRuns.loadPlanSize());
+        load =
+            new LoadRun(tables, longRuns.loadPlanSize(), Layout.LARGE_MANIFESTS, longRuns.load(), what -> step(start, what))
+                .run(List.of(Strategy.RANGE, Strategy.OFFSET, Strategy.OFFSET_CACHED, Strategy.REFERENCE));
+        phase(start, "memory over a long run of redemptions");
+        memory = new MemoryRun(tables, longRuns.memory(), what -> step(start, what)).run();
+      }
       phase(start, "JMH, " + config.forks() + " forks, config " + config.name());
       ArrayNode raw = runJmh(config, tables, start);
       JSON.writeValue(out.resolve("jmh-result.json").toFile(), raw);
@@ -118,10 +129,21 @@ public final class ReportCli implements Callable<Integer> {
         phase(start, "S3: S3FileIO against S3Proxy (child process), cold and warm, outside JMH");
         measurements.addAll(S3Probe.measure(config.s3PlanSizes(), line -> step(start, line)));
       }
-      JSON.writeValue(out.resolve("summary.json").toFile(), measurements);
+      List<Measurement> floors =
+          measurements.stream().filter(m -> Measurement.FLOOR.equals(m.kind())).toList();
+      measurements.removeAll(floors);
+      List<Object> summary = new ArrayList<>(measurements);
+      summary.addAll(floors);
+      summary.addAll(load);
+      summary.addAll(memory);
+      JSON.writeValue(out.resolve("summary.json").toFile(), summary);
       phase(start, "charts");
       Charts.write(measurements, out).forEach(chart -> console.println("  " + chart));
-      String report = ReportWriter.render(measurements, config, machine(), fixtures, elapsed(start));
+      LongRunReport.charts(load, memory, out).forEach(chart -> console.println("  " + chart));
+      String report =
+          ReportWriter.render(measurements, config, machine(), fixtures, elapsed(start))
+              + LongRunReport.renderFloor(floors)
+              + LongRunReport.render(load, memory);
       Files.writeString(out.resolve("REPORT.md"), report, StandardCharsets.UTF_8);
       phase(start, "done: " + out.toAbsolutePath().resolve("REPORT.md"));
       return 0;

@@ -55,6 +55,7 @@ record ReportConfig(
     runs.addAll(fullScans(Storage.LOCAL, Layout.LARGE_MANIFESTS, sizes));
     runs.addAll(fullScans(Storage.SIMULATED_OBJECT_STORE, Layout.LARGE_MANIFESTS, List.of(1_000)));
     runs.addAll(mergeOnRead(List.of(1_000, 10_000, 100_000)));
+    runs.add(floor(largest, List.of(Batch.MIDDLE)));
     return new ReportConfig(
         "quick", 3, TimeValue.seconds(1), 3, TimeValue.seconds(1), 1, 2, runs);
   }
@@ -78,6 +79,7 @@ record ReportConfig(
     runs.addAll(
         fullScans(Storage.SIMULATED_OBJECT_STORE, Layout.LARGE_MANIFESTS, simulatedScans));
     runs.addAll(mergeOnRead(sizes));
+    runs.add(floor(List.of(100_000, 1_000_000), ALL_BATCHES));
     return new ReportConfig("full", 3, TimeValue.seconds(1), 3, TimeValue.seconds(2), 1, 3, runs);
   }
 
@@ -97,7 +99,8 @@ record ReportConfig(
                 Layout.LARGE_MANIFESTS,
                 sizes,
                 List.of(Strategy.RANGE, Strategy.CLIENT_LOCAL),
-                List.of()));
+                List.of()),
+            floor(sizes, List.of(Batch.LAST)));
     return new ReportConfig(
         "smoke", 1, TimeValue.milliseconds(200), 1, TimeValue.milliseconds(200), 0, 1, runs);
   }
@@ -192,6 +195,12 @@ record ReportConfig(
       List<Strategy> strategies,
       List<Batch> batches) {
     return new JmhRun(Measurement.REDEMPTION, storage, layout, sizes, strategies, batches);
+  }
+
+  /** Range redemption next to its floor, large manifests on local disk. */
+  private static JmhRun floor(List<Integer> sizes, List<Batch> batches) {
+    return new JmhRun(
+        Measurement.FLOOR, Storage.LOCAL, Layout.LARGE_MANIFESTS, sizes, List.of(Strategy.RANGE), batches);
   }
 
   private static JmhRun plan(Storage storage, Layout layout, List<Integer> sizes) {

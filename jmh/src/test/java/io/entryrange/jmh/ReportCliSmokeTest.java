@@ -27,11 +27,11 @@ class ReportCliSmokeTest {
     assertThat(out.resolve("REPORT.md")).content().contains("## Reading", "Cores:");
     JsonNode summary = ReportCli.JSON.readTree(out.resolve("summary.json").toFile());
     assertThat(summary).isNotEmpty();
-    assertThat(summary.findValuesAsText("kind")).contains("redemption", "e2e", "replicas");
+    assertThat(summary.findValuesAsText("kind")).contains("redemption", "e2e", "replicas", "floor", "load", "memory");
     List<JsonNode> s3Range = new ArrayList<>();
     summary.forEach(
         row -> {
-          if (row.get("storage").asText().startsWith("s3-") && row.get("strategy").asText().equals("range")) {
+          if (row.path("storage").asText().startsWith("s3-") && row.path("strategy").asText().equals("range")) {
             s3Range.add(row);
           }
         });
@@ -39,7 +39,7 @@ class ReportCliSmokeTest {
     assertThat(s3Range.get(0).get("filesOpened").asLong()).as("cold GETs of the manifest").isBetween(1L, 2L);
     assertThat(s3Range.get(1).get("filesOpened").asLong()).as("warm GETs of the manifest").isEqualTo(1L);
     JsonNode raw = ReportCli.JSON.readTree(out.resolve("jmh-result.json").toFile());
-    assertThat(raw).hasSize(4);
+    assertThat(raw).hasSize(6);
     assertThat(Files.size(out.resolve("jmh.log"))).isPositive();
   }
 }

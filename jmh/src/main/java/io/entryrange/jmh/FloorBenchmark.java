@@ -1,0 +1,267 @@
+package io.entryrange.jmh;
+
+import io.entryrange.planner.EntryRange;
+import io.entryrange.token.PlanTaskCodec;
+import io.entryrange.token.RangePlanTask;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.avro.Schema;
+import org.apache.avro.file.DataFileReader;
+import org.apache.avro.file.DataFileStream;
+import org.apache.avro.file.SeekableInput;
+import org.apache.avro.generic.GenericDatumReader;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.util.Utf8;
+import org.apache.iceberg.BaseFileScanTask;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.ManifestFile;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.PartitionSpecParser;
+import org.apache.iceberg.ScanTaskParser;
+import org.apache.iceberg.SchemaParser;
+import org.apache.iceberg.StructLike;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.expressions.ResidualEvaluator;
+import org.apache.iceberg.io.InputFile;
+import org.apache.iceberg.io.SeekableInputStream;
+import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
+import org.apache.iceberg.rest.responses.FetchScanTasksResponse;
+import org.apache.iceberg.rest.responses.FetchScanTasksResponseParser;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+
+/**
+ * The floor under range redemption: for the slice of one range plan task (a full scan, one
+ * manifest), the least work any design must do per redemption, timed next to range redemption
+ * doing the same job.
+ *
+ * <p>{@link #floor()} reads and inflates only the Avro blocks that overlap the range, decodes
+ * their entries with a reader built once (projected to the fields a task carries, so column
+ * stats are skipped, not built), builds a task for each live entry in the range with everything
+ * derived per scan (schema and spec JSON, residual evaluator) prepared once, and serializes the
+ * response with Iceberg's parser. {@link #range()} redeems the same plan task through the service
+ * and serializes its response the same way. The ratio range / floor is what per-call setup,
+ * generality and Iceberg's reader cost above the floor.
+ *
+ * <p>The block offsets come from one walk of the manifest at setup, as range redemption's warm
+ * block index does.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+public class FloorBenchmark extends BenchmarkTable {
+  private static final List<String> STATS =
+      List.of("column_sizes", "value_counts", "null_value_counts", "nan_value_counts", "lower_bounds", "upper_bounds");
+  private static final int DELETED = 2;
+
+  @Param({"first", "middle", "last"})
+  public String batch;
+
+  private PlanServer server;
+  private String planTask;
+  private Table table;
+  private InputFile manifest;
+  private EntryRange range;
+  private DataFileStream.Header header;
+  private GenericDatumReader<GenericRecord> reader;
+  private PartitionSpec spec;
+  private String schemaJson;
+  private String specJson;
+  private ResidualEvaluator residuals;
+  private long blockStart;
+  private long blockFirstEntry;
+
+  @Setup(Level.Trial)
+  public void setUp() throws IOException {
+    server = open(Strategy.RANGE);
+    table = server.table();
+    List<String> planTasks = server.plan().planTasks();
+    planTask = planTasks.get(Batch.of(batch).indexAmong(planTasks.size()));
+    RangePlanTask decoded = (RangePlanTask) new PlanTaskCodec().decode(planTask).orElseThrow();
+    Preconditions.checkState(decoded.ranges().size() == 1, "Invalid floor slice, not one manifest: %s", decoded.ranges());
+    range = decoded.ranges().get(0);
+    ManifestFile file =
+        table.currentSnapshot().dataManifests(table.io()).stream()
+            .filter(m -> m.path().equals(range.manifest()))
+            .findFirst()
+            .orElseThrow();
+    manifest = table.io().newInputFile(file.path(), file.length());
+    spec = table.specs().get(file.partitionSpecId());
+    schemaJson = SchemaParser.toJson(table.schema());
+    specJson = PartitionSpecParser.toJson(spec);
+    residuals = ResidualEvaluator.of(spec, Expressions.alwaysTrue(), true);
+    try (DataFileReader<GenericRecord> walk =
+        new DataFileReader<>(new Input(manifest), new GenericDatumReader<>())) {
+      header = walk.getHeader();
+      reader = new GenericDatumReader<>(walk.getSchema(), withoutStats(walk.getSchema()));
+      // Avro moves previousSync() to the next block once the last entry of a block is read.
+      blockStart = walk.previousSync();
+      for (long position = 0; position < range.start(); position += 1) {
+        walk.next();
+        if (walk.previousSync() != blockStart) {
+          blockStart = walk.previousSync();
+          blockFirstEntry = position + 1;
+        }
+      }
+    }
+    List<String> floorJson = taskJson(floorTasks());
+    List<String> rangeJson = taskJson(server.fetchResponse(planTask).fileScanTasks());
+    Preconditions.checkState(
+        floorJson.equals(rangeJson),
+        "Invalid floor: its tasks differ from range redemption's for %s: %s tasks, first %s; range: %s tasks, first %s",
+        range,
+        floorJson.size(),
+        firstDifference(floorJson, rangeJson),
+        rangeJson.size(),
+        firstDifference(rangeJson, floorJson));
+  }
+
+  private static String firstDifference(List<String> tasks, List<String> others) {
+    return tasks.stream().filter(task -> !others.contains(task)).findFirst().orElse(null);
+  }
+
+  private static List<String> taskJson(List<FileScanTask> tasks) {
+    return tasks.stream().map(ScanTaskParser::toJson).sorted().toList();
+  }
+
+  @Benchmark
+  public String floor() throws IOException {
+    return FetchScanTasksResponseParser.toJson(
+        FetchScanTasksResponse.builder(table.specs()).withFileScanTasks(floorTasks()).build());
+  }
+
+  private List<FileScanTask> floorTasks() throws IOException {
+    List<FileScanTask> tasks = new ArrayList<>();
+    try (DataFileReader<GenericRecord> slice =
+        DataFileReader.openReader(new Input(manifest), reader, header, false)) {
+      slice.seek(blockStart);
+      GenericRecord entry = null;
+      for (long position = blockFirstEntry; position < range.end() && slice.hasNext(); position += 1) {
+        entry = slice.next(entry);
+        if (position >= range.start() && (Integer) entry.get("status") != DELETED) {
+          tasks.add(task((GenericRecord) entry.get("data_file")));
+        }
+      }
+    }
+    return tasks;
+  }
+
+  @Benchmark
+  public String range() {
+    return FetchScanTasksResponseParser.toJson(server.fetchResponse(planTask));
+  }
+
+  private FileScanTask task(GenericRecord file) {
+    DataFiles.Builder builder =
+        DataFiles.builder(spec)
+            .withPath(file.get("file_path").toString())
+            .withFormat(FileFormat.fromString(file.get("file_format").toString()))
+            .withFileSizeInBytes((Long) file.get("file_size_in_bytes"))
+            .withRecordCount((Long) file.get("record_count"))
+            .withPartition(new AvroStruct((GenericRecord) file.get("partition")));
+    Object sortOrder = file.get("sort_order_id");
+    if (sortOrder != null) {
+      builder.withSortOrder(table.sortOrders().get((Integer) sortOrder));
+    }
+    Object splits = file.get("split_offsets");
+    if (splits != null) {
+      builder.withSplitOffsets(((List<?>) splits).stream().map(Long.class::cast).toList());
+    }
+    Object key = file.get("key_metadata");
+    if (key != null) {
+      builder.withEncryptionKeyMetadata((ByteBuffer) key);
+    }
+    DataFile dataFile = builder.build();
+    return new BaseFileScanTask(dataFile, new DeleteFile[0], schemaJson, specJson, residuals);
+  }
+
+  /** The entry schema with the data file's column stats left out, so the reader skips them. */
+  private static Schema withoutStats(Schema entry) {
+    List<Schema.Field> fields = new ArrayList<>();
+    for (Schema.Field field : entry.getFields()) {
+      fields.add(new Schema.Field(field, field.name().equals("data_file") ? dataFileWithoutStats(field.schema()) : field.schema()));
+    }
+    return Schema.createRecord(entry.getName(), entry.getDoc(), entry.getNamespace(), false, fields);
+  }
+
+  private static Schema dataFileWithoutStats(Schema dataFile) {
+    List<Schema.Field> fields = new ArrayList<>();
+    for (Schema.Field field : dataFile.getFields()) {
+      if (!STATS.contains(field.name())) {
+        fields.add(new Schema.Field(field, field.schema()));
+      }
+    }
+    return Schema.createRecord(dataFile.getName(), dataFile.getDoc(), dataFile.getNamespace(), false, fields);
+  }
+
+  /** A decoded partition tuple as Iceberg reads it: strings as {@link CharSequence}. */
+  private record AvroStruct(GenericRecord record) implements StructLike {
+    @Override
+    public int size() {
+      return record.getSchema().getFields().size();
+    }
+
+    @Override
+    public <T> T get(int pos, Class<T> javaClass) {
+      Object value = record.get(pos);
+      return javaClass.cast(value instanceof Utf8 utf8 ? utf8.toString() : value);
+    }
+
+    @Override
+    public <T> void set(int pos, T value) {
+      throw new UnsupportedOperationException("Read-only partition tuple");
+    }
+  }
+
+  /** Avro's seekable input over an Iceberg stream. */
+  private static final class Input implements SeekableInput {
+    private final SeekableInputStream stream;
+    private final long length;
+
+    Input(InputFile file) {
+      this.stream = file.newStream();
+      this.length = file.getLength();
+    }
+
+    @Override
+    public void seek(long position) throws IOException {
+      stream.seek(position);
+    }
+
+    @Override
+    public long tell() throws IOException {
+      return stream.getPos();
+    }
+
+    @Override
+    public long length() {
+      return length;
+    }
+
+    @Override
+    public int read(byte[] buffer, int offset, int count) throws IOException {
+      return stream.read(buffer, offset, count);
+    }
+
+    @Override
+    public void close() throws IOException {
+      stream.close();
+    }
+  }
+}

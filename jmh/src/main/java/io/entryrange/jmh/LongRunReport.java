@@ -1,0 +1,218 @@
+package io.entryrange.jmh;
+
+import java.awt.BasicStroke;
+import java.awt.Color;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.function.ToDoubleFunction;
+import org.jfree.chart.ChartFactory;
+import org.jfree.chart.ChartUtils;
+import org.jfree.chart.JFreeChart;
+import org.jfree.chart.axis.LogAxis;
+import org.jfree.chart.plot.PlotOrientation;
+import org.jfree.chart.plot.XYPlot;
+import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
+import org.jfree.data.xy.XYSeries;
+import org.jfree.data.xy.XYSeriesCollection;
+
+/**
+ * The report's sections and charts for the load and memory runs. Every sentence is computed from
+ * the rows, like the rest of {@code REPORT.md}.
+ */
+final class LongRunReport {
+  private static final int WIDTH = 900;
+  private static final int HEIGHT = 600;
+
+  private LongRunReport() {}
+
+  static String render(List<LoadResult> load, List<MemorySample> memory) {
+    StringBuilder out = new StringBuilder();
+    if (!load.isEmpty()) {
+      LoadResult any = load.get(0);
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "## Load over loopback HTTP, N = %,d, %s, %s\n\n",
+              any.planSize(), any.layout(), any.storage()));
+      out.append(
+          "Closed loop: each client thread sends its next request when the last is answered; client "
+              + "threads and the server share this JVM and its cores. `tasks` redeems the table's plan "
+              + "tasks in turn, `plan` plans the whole table. Each cell ran a warmup, then until its "
+              + "request or time bound.\n\n");
+      out.append("| strategy | endpoint | clients | requests | errors | requests/s | p50 ms | p99 ms | p99.9 ms | max ms |\n");
+      out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+      for (LoadResult r : load) {
+        out.append(
+            String.format(
+                Locale.ROOT,
+                "| %s | %s | %d | %,d | %,d | %,.0f | %.2f | %.2f | %.2f | %.2f |\n",
+                r.strategy(), r.endpoint(), r.clients(), r.requests(), r.errors(), r.requestsPerSecond(),
+                r.p50Ms(), r.p99Ms(), r.p999Ms(), r.maxMs()));
+      }
+      long errors = load.stream().mapToLong(LoadResult::errors).sum();
+      int most = load.stream().mapToInt(LoadResult::clients).max().orElse(0);
+      long errorsAtMost = load.stream().filter(r -> r.clients() == most).mapToLong(LoadResult::errors).sum();
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "\n%,d errors in all cells, %,d at %d clients.\n\n",
+              errors, errorsAtMost, most));
+    }
+    if (!memory.isEmpty()) {
+      MemorySample last = memory.get(memory.size() - 1);
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "## Memory over a long run: %,d range redemptions, %d tables x %d snapshots, %,d plan tasks\n\n",
+              last.redemptions(), last.tables(), last.snapshots(), last.planTasks()));
+      int quarter = Math.max(1, memory.size() / 4);
+      double early = averageHeapMb(memory.subList(1, Math.min(memory.size(), 1 + quarter)));
+      double late = averageHeapMb(memory.subList(memory.size() - quarter, memory.size()));
+      long maxWeight = memory.stream().mapToLong(MemorySample::cacheWeightBytes).max().orElse(0);
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "Heap after a full GC: %.1f MB on average over the first quarter of the run (after the "
+                  + "first sample), %.1f MB over the last quarter (%+.1f MB). Manifest index cache: at "
+                  + "most %,d bytes against a bound of %,d (%s). Chart: `memory-heap.png`.\n\n",
+              early, late, late - early, maxWeight, last.cacheBoundBytes(),
+              maxWeight <= last.cacheBoundBytes() ? "within it" : "OVER it"));
+      out.append("| redemptions | heap after GC MB | cache bytes |\n|---:|---:|---:|\n");
+      int step = Math.max(1, memory.size() / 10);
+      for (int i = 0; i < memory.size(); i += step) {
+        MemorySample s = memory.get(i);
+        out.append(
+            String.format(
+                Locale.ROOT, "| %,d | %.1f | %,d |\n", s.redemptions(), s.heapAfterGcBytes() / 1e6, s.cacheWeightBytes()));
+      }
+      out.append('\n');
+    }
+    return out.toString();
+  }
+
+  /** Range redemption against its floor, per plan size and batch. */
+  static String renderFloor(List<Measurement> floors) {
+    StringBuilder out = new StringBuilder();
+    List<Measurement> bases = floors.stream().filter(m -> m.strategy().equals("floor")).toList();
+    if (bases.isEmpty()) {
+      return "";
+    }
+    out.append("## Range redemption against its floor (ms, both serialize the response as JSON)\n\n");
+    out.append(
+        "The floor reads and inflates only the overlapping Avro blocks, decodes them with a reader "
+            + "built once and projected to what a task carries, builds the tasks with everything per "
+            + "scan prepared once, and serializes with Iceberg's parser; `FloorBenchmark` checks at "
+            + "setup that both return the same tasks.\n\n");
+    out.append("| N | batch | floor | range | range ÷ floor |\n|---:|---|---:|---:|---:|\n");
+    for (Measurement base : bases) {
+      floors.stream()
+          .filter(m -> m.strategy().equals("range") && m.planSize() == base.planSize() && m.batch().equals(base.batch()))
+          .findFirst()
+          .ifPresent(
+              range ->
+                  out.append(
+                      String.format(
+                          Locale.ROOT,
+                          "| %,d | %s | %.3f | %.3f | %.2f |\n",
+                          base.planSize(), base.batch(), base.msPerOp(), range.msPerOp(),
+                          range.msPerOp() / base.msPerOp())));
+    }
+    out.append('\n');
+    return out.toString();
+  }
+
+  private static double averageHeapMb(List<MemorySample> samples) {
+    return samples.stream().mapToLong(MemorySample::heapAfterGcBytes).average().orElse(0) / 1e6;
+  }
+
+  /** Writes the load and memory charts the rows support; returns the files written. */
+  static List<Path> charts(List<LoadResult> load, List<MemorySample> memory, Path dir) {
+    List<Path> written = new ArrayList<>();
+    Set<String> endpoints = new LinkedHashSet<>();
+    load.forEach(r -> endpoints.add(r.endpoint()));
+    for (String endpoint : endpoints) {
+      written.add(
+          loadChart(load, endpoint, "Throughput, POST ." + "../" + endpoint, "requests per second",
+              LoadResult::requestsPerSecond, dir.resolve("load-throughput-" + endpoint + ".png")));
+      written.add(
+          loadChart(load, endpoint, "p99 latency, POST ../" + endpoint, "p99 ms",
+              LoadResult::p99Ms, dir.resolve("load-p99-" + endpoint + ".png")));
+    }
+    if (memory.size() > 1) {
+      XYSeriesCollection dataset = new XYSeriesCollection();
+      XYSeries heap = new XYSeries("heap after GC (MB)");
+      XYSeries cache = new XYSeries("index cache (MB)");
+      XYSeries bound = new XYSeries("index cache bound (MB)");
+      for (MemorySample s : memory) {
+        heap.add(s.redemptions(), s.heapAfterGcBytes() / 1e6);
+        cache.add(s.redemptions(), s.cacheWeightBytes() / 1e6);
+        bound.add(s.redemptions(), s.cacheBoundBytes() / 1e6);
+      }
+      dataset.addSeries(heap);
+      dataset.addSeries(cache);
+      dataset.addSeries(bound);
+      JFreeChart chart =
+          ChartFactory.createXYLineChart(
+              "Memory over a long run of range redemptions", "redemptions", "MB", dataset,
+              PlotOrientation.VERTICAL, true, false, false);
+      style(chart.getXYPlot(), dataset.getSeriesCount());
+      written.add(save(chart, dir.resolve("memory-heap.png")));
+    }
+    return written;
+  }
+
+  private static Path loadChart(
+      List<LoadResult> load, String endpoint, String title, String yLabel, ToDoubleFunction<LoadResult> metric, Path file) {
+    XYSeriesCollection dataset = new XYSeriesCollection();
+    Set<String> strategies = new LinkedHashSet<>();
+    load.forEach(r -> strategies.add(r.strategy()));
+    for (String strategy : strategies) {
+      XYSeries series = new XYSeries(strategy);
+      for (LoadResult r : load) {
+        double value = metric.applyAsDouble(r);
+        if (r.endpoint().equals(endpoint) && r.strategy().equals(strategy) && value > 0) {
+          series.add(r.clients(), value);
+        }
+      }
+      dataset.addSeries(series);
+    }
+    JFreeChart chart =
+        ChartFactory.createXYLineChart(title, "concurrent clients", yLabel, dataset, PlotOrientation.VERTICAL, true, false, false);
+    XYPlot plot = chart.getXYPlot();
+    LogAxis clients = new LogAxis("concurrent clients");
+    clients.setBase(2);
+    plot.setDomainAxis(clients);
+    LogAxis values = new LogAxis(yLabel);
+    values.setBase(10);
+    plot.setRangeAxis(values);
+    style(plot, dataset.getSeriesCount());
+    return save(chart, file);
+  }
+
+  private static void style(XYPlot plot, int series) {
+    plot.setBackgroundPaint(Color.WHITE);
+    plot.setDomainGridlinePaint(Color.LIGHT_GRAY);
+    plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
+    XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(true, true);
+    for (int i = 0; i < series; i += 1) {
+      renderer.setSeriesPaint(i, Charts.colour(i));
+      renderer.setSeriesStroke(i, new BasicStroke(2f));
+    }
+    plot.setRenderer(renderer);
+  }
+
+  private static Path save(JFreeChart chart, Path file) {
+    try {
+      ChartUtils.saveChartAsPNG(file.toFile(), chart, WIDTH, HEIGHT);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot write chart " + file, e);
+    }
+    return file;
+  }
+}
