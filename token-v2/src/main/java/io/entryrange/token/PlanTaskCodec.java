@@ -80,6 +80,15 @@ public final class PlanTaskCodec {
   static final int MAX_NESTING_DEPTH = 64;
 
   /**
+   * Deepest filter (one level per {@code and}, {@code or}, {@code not} and predicate) a scan may
+   * carry: below {@link #MAX_NESTING_DEPTH} by the levels around a filter in a plan task (the plan
+   * task object, its scan, a predicate's value list, one to spare), so that every filter a request
+   * may carry fits a plan task, and far below the depth a JSON writer refuses when the filter comes
+   * back as a residual inside a task inside a response.
+   */
+  public static final int MAX_FILTER_DEPTH = MAX_NESTING_DEPTH - 4;
+
+  /**
    * A long has at most 20 characters; the slack admits decimal literals of any Iceberg precision.
    */
   private static final int MAX_NUMBER_LENGTH = 100;

@@ -56,6 +56,8 @@ import org.apache.iceberg.rest.responses.PlanTableScanResponse;
  * policies (rows, columns, stats) are the {@link ScanPolicy}'s, applied by {@link #effectiveScan}
  * at planning and at every redemption. With a {@link PlanTaskSigner}, plan tasks are signed and a
  * plan task no replica signed is refused before it is decoded.
+ * Requests and the scans inside plan tasks are first checked against {@link ScanLimits}, before
+ * any manifest is read.
  *
  * <p>Thread-safe.
  */
@@ -71,6 +73,7 @@ public final class ScanPlanningService {
   private final ScanPolicy policy;
   private final PlanTaskSigner signer;
   private final PlanningMetrics metrics;
+  private final ScanLimits limits;
 
   private ScanPlanningService(Builder builder) {
     this.batchSize = builder.batchSize;
@@ -86,6 +89,7 @@ public final class ScanPlanningService {
             builder.indexes, builder.deleteIndexes, builder.mode == CodecMode.DELETE_AWARE);
     this.policy = builder.policy;
     this.signer = builder.signer;
+    this.limits = builder.limits;
     this.metrics =
         new PlanningMetrics(planCache == null ? null : planCache::stats, builder.indexes);
   }
@@ -128,6 +132,7 @@ public final class ScanPlanningService {
   public PlanTableScanResponse planTableScan(
       TableIdentifier ident, Table table, PlanTableScanRequest request, String caller) {
     request.validate();
+    limits.check(table, request);
     metrics.plan();
     FileIO io = fileIO.apply(table.io());
     PlanTableScanRequest requested = ScanRequests.pin(table, request);
@@ -239,7 +244,7 @@ public final class ScanPlanningService {
     PlanTableScanResponse.Builder response =
         PlanTableScanResponse.builder(table.specs())
             .withPlanStatus(PlanStatus.COMPLETED)
-            .withFileScanTasks(tasks);
+            .withFileScanTasks(SharedResiduals.of(tasks));
     if (!planTasks.isEmpty()) {
       response.withPlanTasks(planTasks);
     }
@@ -266,6 +271,7 @@ public final class ScanPlanningService {
     FileIO io = fileIO.apply(table.io());
     List<FileScanTask> tasks;
     try {
+      limits.check(table, planTask.scan());
       tasks =
           planTask instanceof RangePlanTask range
               ? redeemRange(table, range, effectiveScan(caller, ident, table, range.scan()), io)
@@ -278,7 +284,9 @@ public final class ScanPlanningService {
     } catch (ValidationException | IllegalArgumentException e) {
       throw rejected(RejectionReason.INVALID_SCAN, e.getMessage());
     }
-    return FetchScanTasksResponse.builder(table.specs()).withFileScanTasks(tasks).build();
+    return FetchScanTasksResponse.builder(table.specs())
+        .withFileScanTasks(SharedResiduals.of(tasks))
+        .build();
   }
 
   /**
@@ -372,6 +380,7 @@ public final class ScanPlanningService {
     private ExecutorService planningPool = null;
     private ScanPolicy policy = ScanPolicy.UNRESTRICTED;
     private PlanTaskSigner signer = null;
+    private ScanLimits limits = ScanLimits.DEFAULT;
 
     private Builder() {}
 
@@ -455,6 +464,13 @@ public final class ScanPlanningService {
     public Builder planTaskSigner(PlanTaskSigner newSigner) {
       Preconditions.checkArgument(newSigner != null, "Invalid plan task signer: null");
       this.signer = newSigner;
+      return this;
+    }
+
+    /** What a scan may ask for; {@link ScanLimits#DEFAULT} unless set. */
+    public Builder scanLimits(ScanLimits newLimits) {
+      Preconditions.checkArgument(newLimits != null, "Invalid scan limits: null");
+      this.limits = newLimits;
       return this;
     }
 
