@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import org.jfree.chart.ChartFactory;
 import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
@@ -25,8 +26,8 @@ import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 
 /**
- * The report's PNG charts: per batch, redemption time and bytes read against plan size, log-log,
- * one line per strategy. Log axes because the claim under test is about growth: a line that stays
+ * The report's PNG charts: per batch, redemption time and bytes read against plan size, and per
+ * layout, plan-call time and plan-task bytes in the plan response, log-log, one line per strategy. Log axes because the claim under test is about growth: a line that stays
  * flat across three decades of plan size is the point, and zero cannot be drawn on a log axis, so
  * strategies that read nothing are left off the bytes chart and named in its subtitle.
  */
@@ -36,7 +37,7 @@ final class Charts {
   /** Distinct on white and for the common colour-vision deficiencies (Okabe-Ito). */
   private static final Color[] SERIES_COLOURS = {
     new Color(0xD55E00), new Color(0x0072B2), new Color(0x009E73), new Color(0xCC79A7),
-    new Color(0xE69F00)
+    new Color(0xE69F00), new Color(0x56B4E9), new Color(0x000000)
   };
 
   private Charts() {}
@@ -75,6 +76,27 @@ final class Charts {
                 dir.resolve("redemption-bytes-" + layout.label() + "-" + batch.label() + ".png"))
             .ifPresent(written::add);
       }
+      Predicate<Measurement> localPlans =
+          m ->
+              Measurement.PLAN.equals(m.kind())
+                  && layout.label().equals(m.layout())
+                  && Storage.LOCAL.label().equals(m.storage());
+      chart(
+              measurements,
+              localPlans,
+              "Plan-call time, " + layout.label() + ", local",
+              "ms per plan call",
+              Measurement::msPerOp,
+              dir.resolve("plan-time-" + layout.label() + ".png"))
+          .ifPresent(written::add);
+      chart(
+              measurements,
+              localPlans,
+              "Plan-task bytes in the plan response, " + layout.label(),
+              "plan-task bytes",
+              m -> m.tokenBytes() == null ? null : m.tokenBytes().doubleValue(),
+              dir.resolve("plan-bytes-" + layout.label() + ".png"))
+          .ifPresent(written::add);
     }
     return written;
   }
@@ -88,6 +110,27 @@ final class Charts {
       String yLabel,
       Function<Measurement, Double> metric,
       Path file) {
+    return chart(
+        measurements,
+        m ->
+            Measurement.REDEMPTION.equals(m.kind())
+                && layout.label().equals(m.layout())
+                && storage.label().equals(m.storage())
+                && batch.label().equals(m.batch()),
+        title,
+        yLabel,
+        metric,
+        file);
+  }
+
+  /** One line per strategy over the rows {@code selects} picks. */
+  private static Optional<Path> chart(
+      List<Measurement> measurements,
+      Predicate<Measurement> selects,
+      String title,
+      String yLabel,
+      Function<Measurement, Double> metric,
+      Path file) {
     XYSeriesCollection dataset = new XYSeriesCollection();
     List<String> notDrawn = new ArrayList<>();
     int maxPoints = 0;
@@ -95,11 +138,7 @@ final class Charts {
       XYSeries series = new XYSeries(strategy.label());
       boolean measured = false;
       for (Measurement m : measurements) {
-        if (Measurement.REDEMPTION.equals(m.kind())
-            && strategy.label().equals(m.strategy())
-            && layout.label().equals(m.layout())
-            && storage.label().equals(m.storage())
-            && batch.label().equals(m.batch())) {
+        if (strategy.label().equals(m.strategy()) && selects.test(m)) {
           Double value = metric.apply(m);
           measured |= value != null;
           if (value != null && value > 0) {

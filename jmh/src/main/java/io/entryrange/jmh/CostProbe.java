@@ -57,9 +57,10 @@ final class CostProbe {
           case RANGE -> rangeEntries(server.table(), List.of(planTask));
           case RANGE_COLD ->
               rangeEntries(server.table(), List.of(planTask)) + deleteEntries(server.table());
-          case OFFSET -> manifestEntries(server.table());
+          case OFFSET, OFFSET_FAN_OUT -> manifestEntries(server.table());
           case OFFSET_CACHED, REFERENCE -> 0;
-          case CLIENT_LOCAL -> throw new IllegalArgumentException("Invalid strategy: " + strategy);
+          case FAN_OUT, CLIENT_LOCAL ->
+              throw new IllegalArgumentException("Invalid strategy: " + strategy);
         };
     return new Measurement.Cost(io.bytesRead(), io.filesOpened(), entries, utf8Bytes(planTask));
   }
@@ -73,7 +74,7 @@ final class CostProbe {
     IoCost io = server.io().total();
     server.release(plan);
     long entries =
-        strategy == Strategy.RANGE
+        strategy == Strategy.RANGE || strategy == Strategy.FAN_OUT
             ? rangePlanEntries(server.table())
             : manifestEntries(server.table());
     long tokenBytes = plan.planTasks().stream().mapToLong(CostProbe::utf8Bytes).sum();
@@ -91,7 +92,9 @@ final class CostProbe {
         switch (strategy) {
           case RANGE ->
               rangePlanEntries(server.table()) + rangeEntries(server.table(), server.plan().planTasks());
-          case OFFSET -> (1L + planTaskCount(server)) * manifestEntries(server.table());
+          case FAN_OUT -> fullScan(planSize, layout, Strategy.RANGE).entriesDecoded();
+          case OFFSET, OFFSET_FAN_OUT ->
+              (1L + planTaskCount(server)) * manifestEntries(server.table());
           case RANGE_COLD -> throw new IllegalArgumentException("Invalid strategy: " + strategy);
           case OFFSET_CACHED, REFERENCE, CLIENT_LOCAL -> manifestEntries(server.table());
         };
@@ -151,8 +154,9 @@ final class CostProbe {
 
   private static int planTaskCount(PlanServer server) {
     PlanServer.Plan plan = server.plan();
+    int count = server.allPlanTasks(plan).size();
     server.release(plan);
-    return plan.planTasks().size();
+    return count;
   }
 
   /** Entries the range planner decodes for the plan call: those of the inline first batch. */

@@ -20,7 +20,7 @@ import org.openjdk.jmh.annotations.TearDown;
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 public class PlanBenchmark extends BenchmarkTable {
-  @Param({"range", "offset", "offset-cached", "reference"})
+  @Param({"range", "fan-out", "offset", "offset-fan-out", "offset-cached", "reference"})
   public String strategy;
 
   private PlanServer server;

@@ -134,11 +134,12 @@ final class PlanServer {
   }
 
   /**
-   * Every plan task of {@code plan} in batch order. The reference names only the next plan task
-   * in each response, so its chain is walked here, which redeems every batch once.
+   * Every plan task of {@code plan}, one per batch. The reference names only the next plan task
+   * in each response and fan-out plan tasks name their children, so those are walked here,
+   * breadth first, which redeems every batch once.
    */
   List<String> allPlanTasks(Plan plan) {
-    if (strategy != Strategy.REFERENCE) {
+    if (!strategy.nests()) {
       return plan.planTasks();
     }
     List<String> all = new ArrayList<>();
@@ -209,11 +210,20 @@ final class PlanServer {
       case RANGE, RANGE_COLD ->
           builder
               .mode(CodecMode.DELETE_AWARE)
+              .fanOutWidth(0)
               .manifestIndexCache(new ManifestIndexCache())
               .deleteIndexCache(deleteIndexes)
               .build();
-      case OFFSET -> builder.mode(CodecMode.OFFSET).build();
-      case OFFSET_CACHED -> builder.mode(CodecMode.OFFSET).planCacheTasks(PLAN_CACHE_TASKS).build();
+      case FAN_OUT ->
+          builder
+              .mode(CodecMode.DELETE_AWARE)
+              .manifestIndexCache(new ManifestIndexCache())
+              .deleteIndexCache(deleteIndexes)
+              .build();
+      case OFFSET -> builder.mode(CodecMode.OFFSET).fanOutWidth(0).build();
+      case OFFSET_CACHED ->
+          builder.mode(CodecMode.OFFSET).fanOutWidth(0).planCacheTasks(PLAN_CACHE_TASKS).build();
+      case OFFSET_FAN_OUT -> builder.mode(CodecMode.OFFSET).build();
       case REFERENCE, CLIENT_LOCAL -> null;
     };
   }

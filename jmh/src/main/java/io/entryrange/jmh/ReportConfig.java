@@ -17,7 +17,9 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * scans only up to 10,000 files (a full scan re-plans once per plan task, which at 100,000 files
  * is 1,000 full plans). Full adds 1,000,000 files, both layouts on both storages (the small-manifest
  * layout's simulated store at the last batch only) and longer measurement iterations, sized to
- * finish in about an hour on 2 cores. Smoke is for the pipeline test only.
+ * finish in about an hour on 2 cores. Both add fan-out plan calls next to the flat ones (quick at
+ * 1,000 and 100,000 files, about a minute) and a fan-out full scan at the largest size. Smoke is for
+ * the pipeline test only.
  *
  * @param singleShots measured full scans per fork, after {@code singleShotWarmups} unmeasured ones
  */
@@ -56,6 +58,7 @@ record ReportConfig(
     runs.addAll(fullScans(Storage.SIMULATED_OBJECT_STORE, Layout.LARGE_MANIFESTS, List.of(1_000)));
     runs.addAll(mergeOnRead(List.of(1_000, 10_000, 100_000)));
     runs.add(floor(largest, List.of(Batch.MIDDLE)));
+    runs.addAll(fanOut(Layout.LARGE_MANIFESTS, List.of(1_000, 100_000), largest));
     return new ReportConfig(
         "quick", 3, TimeValue.seconds(1), 3, TimeValue.seconds(1), 1, 2, runs);
   }
@@ -74,6 +77,9 @@ record ReportConfig(
               layout == Layout.LARGE_MANIFESTS ? ALL_BATCHES : List.of(Batch.LAST)));
       runs.add(plan(Storage.LOCAL, layout, sizes));
       runs.addAll(fullScans(Storage.LOCAL, layout, sizes));
+    }
+    for (Layout layout : List.of(Layout.LARGE_MANIFESTS, Layout.SMALL_MANIFESTS)) {
+      runs.addAll(fanOut(layout, sizes, sizes));
     }
     runs.add(plan(Storage.SIMULATED_OBJECT_STORE, Layout.LARGE_MANIFESTS, sizes));
     runs.addAll(
@@ -205,6 +211,23 @@ record ReportConfig(
 
   private static JmhRun plan(Storage storage, Layout layout, List<Integer> sizes) {
     return new JmhRun(Measurement.PLAN, storage, layout, sizes, SERVED, List.of());
+  }
+
+  /**
+   * Fan-out next to the flat list: plan calls (time and plan-task bytes) for both fan-out
+   * strategies, and the Java client's full scan over HTTP with fan-out plan tasks.
+   */
+  private static List<JmhRun> fanOut(Layout layout, List<Integer> planSizes, List<Integer> scanSizes) {
+    return List.of(
+        new JmhRun(
+            Measurement.PLAN,
+            Storage.LOCAL,
+            layout,
+            planSizes,
+            List.of(Strategy.FAN_OUT, Strategy.OFFSET_FAN_OUT),
+            List.of()),
+        new JmhRun(
+            Measurement.E2E, Storage.LOCAL, layout, scanSizes, List.of(Strategy.FAN_OUT), List.of()));
   }
 
   /** Full scans for every strategy, offset only at the sizes where N / B re-plans finish. */

@@ -142,8 +142,33 @@ final class ReportWriter {
       }
     }
     replicaReading().ifPresent(sentences::add);
+    planBytesReading().ifPresent(sentences::add);
     sentences.forEach(sentence -> out.append("- ").append(sentence).append('\n'));
     out.append('\n');
+  }
+
+  /** Plan-task bytes in the plan response, flat list against fan-out, at the largest plan size. */
+  private Optional<String> planBytesReading() {
+    List<Measurement> fanOut = select(Measurement.PLAN, Strategy.FAN_OUT.label(), null, "local");
+    return fanOut.stream()
+        .filter(m -> m.tokenBytes() != null)
+        .max(Comparator.comparingInt(Measurement::planSize))
+        .flatMap(
+            f ->
+                find(Measurement.PLAN, Strategy.RANGE.label(), f.planSize(), f.layout(), null, "local")
+                    .filter(r -> r.tokenBytes() != null)
+                    .map(
+                        r ->
+                            String.format(
+                                Locale.ROOT,
+                                "Plan response at N = %,d (%s): %,d bytes of plan tasks as a flat list, %,d fanned out"
+                                    + " (plan call %s vs %s ms).",
+                                f.planSize(),
+                                f.layout(),
+                                r.tokenBytes(),
+                                f.tokenBytes(),
+                                ms(r.msPerOp()),
+                                ms(f.msPerOp()))));
   }
 
   private static String describeRatio(Measurement range, Measurement other, double ratio) {

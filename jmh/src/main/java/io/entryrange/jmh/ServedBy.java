@@ -22,9 +22,15 @@ final class ServedBy {
             .withStorageLatency(storage.requestLatency())
             .withoutRequestLog();
     return switch (strategy) {
-      case RANGE -> settings.withMode(CodecMode.AUTO);
-      case OFFSET -> settings.withMode(CodecMode.OFFSET);
-      case OFFSET_CACHED -> settings.withMode(CodecMode.OFFSET).withPlanCacheTasks(PLAN_CACHE_TASKS);
+      case RANGE -> settings.withMode(CodecMode.AUTO).withFanOutWidth(0);
+      case FAN_OUT -> settings.withMode(CodecMode.AUTO);
+      case OFFSET -> settings.withMode(CodecMode.OFFSET).withFanOutWidth(0);
+      case OFFSET_CACHED ->
+          settings
+              .withMode(CodecMode.OFFSET)
+              .withFanOutWidth(0)
+              .withPlanCacheTasks(PLAN_CACHE_TASKS);
+      case OFFSET_FAN_OUT -> settings.withMode(CodecMode.OFFSET);
       case REFERENCE -> settings.withIcebergReference();
       case CLIENT_LOCAL -> throw new IllegalStateException("checked above");
       case RANGE_COLD ->

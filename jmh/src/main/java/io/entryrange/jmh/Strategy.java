@@ -2,7 +2,7 @@ package io.entryrange.jmh;
 
 /** The ways of serving a scan plan that the report compares. */
 enum Strategy implements Labelled {
-  /** Entry-range plan tasks: redemption reads only the batch's manifest blocks. */
+  /** Entry-range plan tasks, one per batch in the plan response: redemption reads only its blocks. */
   RANGE("range"),
   /**
    * Entry-range plan tasks redeemed on a replica that has not built the scan's delete index yet:
@@ -10,10 +10,14 @@ enum Strategy implements Labelled {
    * same as {@link #RANGE} on tables without deletes.
    */
   RANGE_COLD("range-cold"),
+  /** Entry-range plan tasks fanned out: at most 64 per response, nested ones in /tasks responses. */
+  FAN_OUT("fan-out"),
   /** Offset plan tasks without a plan cache: every redemption re-plans the pinned snapshot. */
   OFFSET("offset"),
   /** Offset plan tasks with a node-local plan cache that already holds the plan. */
   OFFSET_CACHED("offset-cached"),
+  /** Offset plan tasks without a plan cache, fanned out like {@link #FAN_OUT}. */
+  OFFSET_FAN_OUT("offset-fan-out"),
   /** Iceberg's {@code CatalogHandlers}: plan tasks are keys into in-process plan state. */
   REFERENCE("reference"),
   /** No server planning: the client runs {@code planFiles()} itself. */
@@ -33,6 +37,11 @@ enum Strategy implements Labelled {
   /** Whether this strategy hands out plan tasks; client-local planning has none to redeem. */
   boolean servesPlanTasks() {
     return this != CLIENT_LOCAL;
+  }
+
+  /** Whether plan tasks come back nested in {@code /tasks} responses, to be walked to the end. */
+  boolean nests() {
+    return this == REFERENCE || this == FAN_OUT || this == OFFSET_FAN_OUT;
   }
 
   static Strategy of(String label) {

@@ -33,23 +33,36 @@ public final class EntryRangePlanner {
   private final SliceRedeemer redeemer;
   private final DeleteIndexCache deleteIndexes;
   private final boolean deleteAwarePlanning;
+  private final EntrySpaceCache spaces;
 
   /** A planner that takes the offset fallback for snapshots with delete manifests. */
   public EntryRangePlanner(ManifestIndexCache indexes) {
-    this(indexes, new DeleteIndexCache(), false);
+    this(indexes, new DeleteIndexCache(), false, new EntrySpaceCache());
+  }
+
+  /** A planner with its own entry space cache. */
+  public EntryRangePlanner(
+      ManifestIndexCache indexes, DeleteIndexCache deleteIndexes, boolean deleteAwarePlanning) {
+    this(indexes, deleteIndexes, deleteAwarePlanning, new EntrySpaceCache());
   }
 
   /**
    * @param deleteIndexes where delete indexes are cached, for redemption whatever the setting
    * @param deleteAwarePlanning whether snapshots with delete manifests are planned by entry ranges
+   * @param spaces where entry spaces are cached, for fan-out plan tasks
    */
   public EntryRangePlanner(
-      ManifestIndexCache indexes, DeleteIndexCache deleteIndexes, boolean deleteAwarePlanning) {
+      ManifestIndexCache indexes,
+      DeleteIndexCache deleteIndexes,
+      boolean deleteAwarePlanning,
+      EntrySpaceCache spaces) {
     Preconditions.checkArgument(indexes != null, "Invalid manifest index cache: null");
     Preconditions.checkArgument(deleteIndexes != null, "Invalid delete index cache: null");
+    Preconditions.checkArgument(spaces != null, "Invalid entry space cache: null");
     this.redeemer = new SliceRedeemer(indexes);
     this.deleteIndexes = deleteIndexes;
     this.deleteAwarePlanning = deleteAwarePlanning;
+    this.spaces = spaces;
   }
 
   /**
@@ -84,6 +97,72 @@ public final class EntryRangePlanner {
       return RangePlan.fallback(pinned, FallbackReason.UNSUPPORTED_TABLE);
     }
 
+    BatchCut cut = new BatchCut(batchSize, maxManifestsPerBatch);
+    EntrySpace space = cachedSpace(table, scan, manifests);
+    if (space.size() == 0) {
+      return RangePlan.empty(pinned);
+    }
+    PlanBatch firstBatch = space.batchAt(0, space.size(), cut);
+    RedeemedBatch first =
+        redeemer.redeem(
+            scan, manifests, firstBatch, io, deleteIndexes.deleteIndex(table, scan, manifests, io));
+    return new RangePlan(
+        pinned, Optional.empty(), Optional.of(firstBatch), first, Optional.of(space), cut);
+  }
+
+  /**
+   * The entry space a pinned request's batches are cut from, as {@link #plan} cut them: the
+   * snapshot's data manifests that pass the scan's manifest pruning. Reads the manifest list at
+   * most, never a manifest, so a fan-out plan task can be checked against it first.
+   *
+   * @throws InvalidBatchException when the snapshot is gone or the table cannot be planned by
+   *     entry ranges
+   */
+  public EntrySpace space(Table table, PlanTableScanRequest pinned, FileIO io) {
+    Snapshot snapshot = pinnedSnapshot(table, pinned);
+    TableScan scan = ScanRequests.toScan(table, pinned);
+    if (!EntryRangeBridge.supports(scan)) {
+      throw new InvalidBatchException("Table cannot be planned by entry ranges: " + table.name());
+    }
+    return spaces.get(
+        table.uuid(),
+        snapshot.snapshotId(),
+        scan,
+        () -> pruned(scan, redeemable(pinned, SnapshotManifests.load(snapshot, io))));
+  }
+
+  /**
+   * The manifests of a snapshot whose plan tasks can be redeemed, delete-aware as {@link #redeem}
+   * is whatever the planning setting, so a fan-out plan task any server issued is accepted here.
+   */
+  private static SnapshotManifests redeemable(
+      PlanTableScanRequest pinned, SnapshotManifests manifests) {
+    Optional<FallbackReason> reason = FallbackCheck.reason(pinned, manifests, true);
+    if (reason.isPresent()) {
+      throw new InvalidBatchException("Snapshot cannot be planned by entry ranges: " + reason.get());
+    }
+    return manifests;
+  }
+
+  /** The snapshot a pinned request names, which must still exist. */
+  private static Snapshot pinnedSnapshot(Table table, PlanTableScanRequest pinned) {
+    Preconditions.checkArgument(
+        pinned.snapshotId() != null && !ScanRequests.isIncremental(pinned),
+        "Invalid request, snapshot not pinned: %s",
+        pinned);
+    Snapshot snapshot = table.snapshot(pinned.snapshotId());
+    if (snapshot == null) {
+      throw new InvalidBatchException("Snapshot no longer exists: " + pinned.snapshotId());
+    }
+    return snapshot;
+  }
+
+  private EntrySpace cachedSpace(Table table, TableScan scan, SnapshotManifests manifests) {
+    return spaces.get(
+        table.uuid(), manifests.snapshot().snapshotId(), scan, () -> pruned(scan, manifests));
+  }
+
+  private static EntrySpace pruned(TableScan scan, SnapshotManifests manifests) {
     ManifestPruning pruning = new ManifestPruning(scan);
     List<ManifestFile> kept = new ArrayList<>();
     for (ManifestFile manifest : manifests.dataManifests()) {
@@ -91,17 +170,7 @@ public final class EntryRangePlanner {
         kept.add(manifest);
       }
     }
-    EntryBatches batches = new EntryBatches(kept, batchSize, maxManifestsPerBatch);
-    if (!batches.hasNext()) {
-      return RangePlan.empty(pinned);
-    }
-    PlanBatch firstBatch = batches.next();
-    RedeemedBatch first =
-        redeemer.redeem(
-            scan, manifests, firstBatch, io, deleteIndexes.deleteIndex(table, scan, manifests, io));
-    List<PlanBatch> later = new ArrayList<>();
-    batches.forEachRemaining(later::add);
-    return new RangePlan(pinned, Optional.empty(), Optional.of(firstBatch), first, later);
+    return EntrySpace.of(kept);
   }
 
   /**
@@ -146,19 +215,8 @@ public final class EntryRangePlanner {
    */
   public RedeemedBatch redeem(
       Table table, PlanTableScanRequest pinned, PlanBatch batch, FileIO io) {
-    Preconditions.checkArgument(
-        pinned.snapshotId() != null && !ScanRequests.isIncremental(pinned),
-        "Invalid request, snapshot not pinned: %s",
-        pinned);
-    Snapshot snapshot = table.snapshot(pinned.snapshotId());
-    if (snapshot == null) {
-      throw new InvalidBatchException("Snapshot no longer exists: " + pinned.snapshotId());
-    }
-    SnapshotManifests manifests = SnapshotManifests.load(snapshot, io);
-    Optional<FallbackReason> reason = FallbackCheck.reason(pinned, manifests, true);
-    if (reason.isPresent()) {
-      throw new InvalidBatchException("Snapshot cannot be planned by entry ranges: " + reason.get());
-    }
+    Snapshot snapshot = pinnedSnapshot(table, pinned);
+    SnapshotManifests manifests = redeemable(pinned, SnapshotManifests.load(snapshot, io));
     batch.ranges().forEach(manifests::checkedManifest);
     TableScan scan = ScanRequests.toScan(table, pinned);
     if (!EntryRangeBridge.supports(scan)) {

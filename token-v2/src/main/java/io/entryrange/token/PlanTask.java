@@ -14,7 +14,7 @@ import org.apache.iceberg.rest.requests.PlanTableScanRequest;
  * <p>Implementations are immutable and compare by value; the scan is compared by its Iceberg JSON
  * form because {@link PlanTableScanRequest} has no {@code equals}.
  */
-public sealed interface PlanTask permits RangePlanTask, OffsetPlanTask {
+public sealed interface PlanTask permits RangePlanTask, OffsetPlanTask, FanOutPlanTask {
 
   /** The table the plan task was issued for. */
   TableIdentifier table();

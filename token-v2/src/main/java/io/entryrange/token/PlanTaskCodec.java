@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.entryrange.planner.EntryRange;
+import io.entryrange.planner.EntrySpan;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -21,6 +22,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
@@ -40,9 +42,9 @@ import org.apache.iceberg.util.JsonUtil;
  * read, so plan tasks issued before an upgrade redeem during a rolling one) and {@code scan}
  * (written by Iceberg's {@link PlanTableScanRequestParser}, so filters and projections round-trip
  * through Iceberg's own serializer), and then either {@code snapshot-id} and {@code ranges} for a
- * {@link RangePlanTask} or {@code offset} and {@code limit} for an {@link OffsetPlanTask}. Unknown
- * fields are ignored, so a later format may add fields without breaking servers that still run
- * this one (§5.5.3).
+ * {@link RangePlanTask}, {@code offset} and {@code limit} for an {@link OffsetPlanTask}, or {@code
+ * fan-out} and a span for a {@link FanOutPlanTask}. Unknown fields are ignored, so a later format
+ * may add fields without breaking servers that still run this one (§5.5.3).
  *
  * <p>Plan tasks arrive from clients, so {@link #decode} treats its input as hostile: it bounds the
  * input length before any work, parses with bounded nesting, number and string lengths, and turns
@@ -102,6 +104,13 @@ public final class PlanTaskCodec {
   private static final String ENTRY_END = "entry-end";
   private static final String OFFSET = "offset";
   private static final String LIMIT = "limit";
+  private static final String FAN_OUT = "fan-out";
+  private static final String BATCH_SIZE = "batch-size";
+  private static final String MANIFESTS_PER_BATCH = "manifests-per-batch";
+  private static final String WIDTH = "width";
+  private static final String TOTAL = "total";
+  private static final String SPAN_START = "span-start";
+  private static final String SPAN_END = "span-end";
 
   private static final ObjectMapper MAPPER =
       JsonMapper.builder(
@@ -181,11 +190,30 @@ public final class PlanTaskCodec {
   }
 
   /**
+   * Writes a fan-out plan task.
+   *
+   * @throws IllegalArgumentException if its manifest cap exceeds {@link #maxRanges()}, it encodes
+   *     to more than {@link #maxEncodedBytes()} characters, or cannot be decoded back
+   */
+  public String encode(FanOutPlanTask task) {
+    Preconditions.checkArgument(task != null, "Invalid plan task: null");
+    Preconditions.checkArgument(
+        task.maxManifests() <= maxRanges,
+        "Invalid plan task: %s manifests per batch, more than the maximum %s",
+        task.maxManifests(),
+        maxRanges);
+    return bounded(json(task));
+  }
+
+  /**
    * The encoded plan task, or empty where {@code encode} would refuse it: too many ranges or bytes,
    * nesting deeper than the parser allows, or a table name the format cannot carry.
    */
   public Optional<String> tryEncode(PlanTask task) {
     try {
+      if (task instanceof FanOutPlanTask fanOut) {
+        return Optional.of(encode(fanOut));
+      }
       return Optional.of(
           task instanceof RangePlanTask ranged ? encode(ranged) : encode((OffsetPlanTask) task));
     } catch (IllegalArgumentException e) {
@@ -237,6 +265,9 @@ public final class PlanTaskCodec {
   }
 
   private static byte[] json(PlanTask task) {
+    if (task instanceof FanOutPlanTask fanOut) {
+      return FanOutFields.write(fanOut);
+    }
     if (task instanceof RangePlanTask ranged) {
       return write(
           ranged,
@@ -309,22 +340,80 @@ public final class PlanTaskCodec {
     JsonNode root = MAPPER.readTree(json);
     Preconditions.checkArgument(
         root != null && root.isObject(), "Invalid plan task: not an object");
+    if (root.has(FAN_OUT)) {
+      return FanOutFields.read(root, maxRanges);
+    }
 
     boolean ranged = root.has(RANGES);
     boolean windowed = root.has(OFFSET) || root.has(LIMIT);
     Preconditions.checkArgument(ranged != windowed, "Invalid plan task: ranges xor offset/limit");
 
     TableIdentifier table = readTable(root.get(TABLE));
-    JsonNode scanNode = root.get(SCAN);
-    Preconditions.checkArgument(
-        scanNode != null && scanNode.isObject(), "Invalid scan: %s", scanNode);
-    PlanTableScanRequest scan = PlanTableScanRequestParser.fromJson(scanNode);
+    PlanTableScanRequest scan = readScan(root);
     if (ranged) {
       return new RangePlanTask(
           table, JsonUtil.getLong(SNAPSHOT_ID, root), scan, readRanges(root.get(RANGES)));
     }
     return new OffsetPlanTask(
         table, JsonUtil.getInt(OFFSET, root), JsonUtil.getInt(LIMIT, root), scan);
+  }
+
+  /**
+   * The fields of a {@link FanOutPlanTask}: {@code fan-out} ({@code entries} or {@code offsets}),
+   * {@code batch-size}, {@code manifests-per-batch} (entries only), {@code width}, {@code total},
+   * {@code span-start} and {@code span-end}, next to the common {@code table} and {@code scan}.
+   */
+  private static final class FanOutFields {
+    private FanOutFields() {}
+
+    static byte[] write(FanOutPlanTask task) {
+      return PlanTaskCodec.write(
+          task,
+          gen -> {
+            gen.writeStringField(FAN_OUT, task.space().name().toLowerCase(Locale.ROOT));
+            gen.writeNumberField(BATCH_SIZE, task.batchSize());
+            if (task.space() == FanOutPlanTask.Space.ENTRIES) {
+              gen.writeNumberField(MANIFESTS_PER_BATCH, task.maxManifests());
+            }
+            gen.writeNumberField(WIDTH, task.width());
+            gen.writeNumberField(TOTAL, task.total());
+            gen.writeNumberField(SPAN_START, task.span().start());
+            gen.writeNumberField(SPAN_END, task.span().end());
+            writeScan(task.scan(), gen);
+          });
+    }
+
+    static FanOutPlanTask read(JsonNode root, int maxRanges) {
+      Preconditions.checkArgument(
+          !root.has(RANGES) && !root.has(OFFSET) && !root.has(LIMIT),
+          "Invalid plan task: fan-out with ranges or offset");
+      FanOutPlanTask.Space space =
+          switch (JsonUtil.getString(FAN_OUT, root)) {
+            case "entries" -> FanOutPlanTask.Space.ENTRIES;
+            case "offsets" -> FanOutPlanTask.Space.OFFSETS;
+            default -> throw new IllegalArgumentException("Invalid fan-out space");
+          };
+      int maxManifests =
+          space == FanOutPlanTask.Space.ENTRIES ? JsonUtil.getInt(MANIFESTS_PER_BATCH, root) : 0;
+      Preconditions.checkArgument(
+          maxManifests <= maxRanges, "Invalid manifests per batch: %s", maxManifests);
+      return new FanOutPlanTask(
+          readTable(root.get(TABLE)),
+          readScan(root),
+          space,
+          JsonUtil.getInt(BATCH_SIZE, root),
+          maxManifests,
+          JsonUtil.getInt(WIDTH, root),
+          JsonUtil.getLong(TOTAL, root),
+          new EntrySpan(JsonUtil.getLong(SPAN_START, root), JsonUtil.getLong(SPAN_END, root)));
+    }
+  }
+
+  private static PlanTableScanRequest readScan(JsonNode root) {
+    JsonNode scanNode = root.get(SCAN);
+    Preconditions.checkArgument(
+        scanNode != null && scanNode.isObject(), "Invalid scan: %s", scanNode);
+    return PlanTableScanRequestParser.fromJson(scanNode);
   }
 
   private List<EntryRange> readRanges(JsonNode node) {

@@ -17,6 +17,8 @@ public enum RejectionReason {
   SNAPSHOT_GONE,
   /** Ranges outside the snapshot's data manifests or their entry counts. */
   UNKNOWN_RANGE,
+  /** A fan-out span outside the pinned snapshot's space, or cut with settings this server refuses. */
+  UNKNOWN_SPAN,
   /** An offset at or past the end of the plan. */
   OFFSET_PAST_END,
   /** A scan the table cannot bind (a forged filter or projection). */

@@ -1,7 +1,10 @@
 package io.entryrange.token;
 
+import io.entryrange.planner.BatchCut;
 import io.entryrange.planner.DeleteIndexCache;
 import io.entryrange.planner.EntryRangePlanner;
+import io.entryrange.planner.EntrySpace;
+import io.entryrange.planner.EntrySpan;
 import io.entryrange.planner.InvalidBatchException;
 import io.entryrange.planner.ManifestIndexCache;
 import io.entryrange.planner.OffsetPlanner;
@@ -41,7 +44,9 @@ import org.apache.iceberg.rest.responses.PlanTableScanResponse;
  * snapshot and is redeemed by reading only those slices; an offset plan task (the fallback for
  * merge-on-read and incremental scans, or every scan in {@link CodecMode#OFFSET}) re-plans the
  * pinned snapshot, optionally through a node-local plan cache. Either kind is accepted whatever
- * the mode, so replicas can be switched between designs one at a time. Nothing is kept between
+ * the mode, so replicas can be switched between designs one at a time. A plan longer than the
+ * fan-out width is handed out as {@link FanOutPlanTask}s, each returning one batch and at most that
+ * many more plan tasks, so no response grows with the table. Nothing is kept between
  * calls except caches that only save work, so any replica redeems any plan task after any
  * restart, and redeeming one twice returns the same tasks.
  *
@@ -62,9 +67,17 @@ import org.apache.iceberg.rest.responses.PlanTableScanResponse;
  * <p>Thread-safe.
  */
 public final class ScanPlanningService {
+  /**
+   * Default fan-out width. Iceberg's Java client redeems plan tasks on one worker per core from a
+   * shared queue, and a worker that finds the queue empty stops for good, so a plan response must
+   * hold at least as many plan tasks as a client has cores to keep that client parallel.
+   */
+  public static final int DEFAULT_FAN_OUT_WIDTH = 64;
+
   private final int batchSize;
   private final CodecMode mode;
   private final int maxManifestsPerPlanTask;
+  private final int fanOutWidth;
   private final PlanTaskCodec codec;
   private final PlanCache planCache;
   private final UnaryOperator<FileIO> fileIO;
@@ -79,6 +92,7 @@ public final class ScanPlanningService {
     this.batchSize = builder.batchSize;
     this.mode = builder.mode;
     this.maxManifestsPerPlanTask = builder.maxManifestsPerPlanTask;
+    this.fanOutWidth = builder.fanOutWidth;
     this.codec = builder.codec;
     this.planCache = builder.planCacheTasks > 0 ? new PlanCache(builder.planCacheTasks) : null;
     this.fileIO = builder.fileIO;
@@ -143,11 +157,19 @@ public final class ScanPlanningService {
       RangePlan plan = planner.plan(table, effective, io, size, manifests);
       if (plan.fallback().isEmpty()) {
         Optional<List<String>> planTasks =
-            encodeAll(
-                plan.laterBatches(),
-                batch ->
-                    new RangePlanTask(
-                        ident, plan.request().snapshotId(), requested, batch.ranges()));
+            fanOutWidth == 0
+                ? encodeAll(
+                    plan.laterBatches(),
+                    batch ->
+                        new RangePlanTask(
+                            ident, plan.request().snapshotId(), requested, batch.ranges()))
+                : counted(
+                    plan.rest()
+                        .map(
+                            rest ->
+                                fanOut(ident, requested, fanOutWidth)
+                                    .entries(plan.space().get(), plan.cut(), rest))
+                        .orElse(Optional.of(List.of())));
         if (planTasks.isPresent()) {
           return completed(table, plan.first().tasks(), planTasks.get());
         }
@@ -228,12 +250,22 @@ public final class ScanPlanningService {
       FileIO io) {
     List<FileScanTask> sorted = sortedPlan(table, effective, caller, io);
     int inline = batchSize == 0 ? sorted.size() : Math.min(batchSize, sorted.size());
-    List<Integer> offsets = new ArrayList<>();
-    for (int offset = inline; offset < sorted.size(); offset += batchSize) {
-      offsets.add(offset);
+    Optional<List<String>> planTasks;
+    if (fanOutWidth == 0) {
+      List<Integer> offsets = new ArrayList<>();
+      for (int offset = inline; offset < sorted.size(); offset += batchSize) {
+        offsets.add(offset);
+      }
+      planTasks =
+          encodeAll(offsets, offset -> new OffsetPlanTask(ident, offset, batchSize, pinned));
+    } else {
+      planTasks =
+          inline < sorted.size()
+              ? counted(
+                  fanOut(ident, pinned, fanOutWidth)
+                      .offsets(batchSize, sorted.size(), new EntrySpan(inline, sorted.size())))
+              : Optional.of(List.of());
     }
-    Optional<List<String>> planTasks =
-        encodeAll(offsets, offset -> new OffsetPlanTask(ident, offset, batchSize, pinned));
     return planTasks.isPresent()
         ? completed(table, sorted.subList(0, inline), planTasks.get())
         : completed(table, sorted, List.of());
@@ -269,6 +301,9 @@ public final class ScanPlanningService {
       throw rejected(RejectionReason.WRONG_TABLE, "issued for another table");
     }
     FileIO io = fileIO.apply(table.io());
+    if (planTask instanceof FanOutPlanTask spanned) {
+      return redeemFanOut(ident, table, spanned, caller, io);
+    }
     List<FileScanTask> tasks;
     try {
       limits.check(table, planTask.scan());
@@ -284,9 +319,18 @@ public final class ScanPlanningService {
     } catch (ValidationException | IllegalArgumentException e) {
       throw rejected(RejectionReason.INVALID_SCAN, e.getMessage());
     }
-    return FetchScanTasksResponse.builder(table.specs())
-        .withFileScanTasks(SharedResiduals.of(tasks))
-        .build();
+    return fetched(table, tasks, List.of());
+  }
+
+  /** The one place a {@code /tasks} response is built, for every plan-task kind. */
+  private static FetchScanTasksResponse fetched(
+      Table table, List<FileScanTask> tasks, List<String> planTasks) {
+    FetchScanTasksResponse.Builder response =
+        FetchScanTasksResponse.builder(table.specs()).withFileScanTasks(SharedResiduals.of(tasks));
+    if (!planTasks.isEmpty()) {
+      response.withPlanTasks(planTasks);
+    }
+    return response.build();
   }
 
   /**
@@ -319,14 +363,104 @@ public final class ScanPlanningService {
     if (table.snapshot(planTask.snapshotId()) == null) {
       throw rejected(RejectionReason.SNAPSHOT_GONE, "snapshot no longer exists");
     }
-    RedeemedBatch batch;
+    return redeemBatch(table, effective, new PlanBatch(planTask.ranges()), io);
+  }
+
+  /** Every batch, of a range or a fan-out plan task, is redeemed through the planner's one door. */
+  private List<FileScanTask> redeemBatch(
+      Table table, PlanTableScanRequest effective, PlanBatch batch, FileIO io) {
+    RedeemedBatch redeemed;
     try {
-      batch = planner.redeem(table, effective, new PlanBatch(planTask.ranges()), io);
+      redeemed = planner.redeem(table, effective, batch, io);
     } catch (InvalidBatchException e) {
       throw rejected(RejectionReason.UNKNOWN_RANGE, e.getMessage());
     }
     metrics.rangeRedemption();
-    return batch.tasks();
+    return redeemed.tasks();
+  }
+
+  /**
+   * Redeems a fan-out plan task: its settings and span are checked against this server's bounds
+   * and the caller's effective scan's space (the manifest list only) before the first batch's
+   * manifests are read; the rest of the span goes back as at most {@code width} plan tasks, which
+   * carry the scan the parent carried, as every plan task does.
+   */
+  private FetchScanTasksResponse redeemFanOut(
+      TableIdentifier ident, Table table, FanOutPlanTask planTask, String caller, FileIO io) {
+    PlanTableScanRequest carried = planTask.scan();
+    if (carried.snapshotId() != null && table.snapshot(carried.snapshotId()) == null) {
+      throw rejected(RejectionReason.SNAPSHOT_GONE, "snapshot no longer exists");
+    }
+    List<FileScanTask> tasks;
+    Optional<List<String>> children;
+    try {
+      limits.check(table, carried);
+      PlanTableScanRequest effective = effectiveScan(caller, ident, table, carried);
+      FanOutPlanTasks fanOut = fanOut(planTask.table(), carried, planTask.width());
+      if (planTask.space() == FanOutPlanTask.Space.OFFSETS) {
+        List<FileScanTask> sorted = sortedPlan(table, effective, caller, io);
+        checkSpan(planTask, sorted.size());
+        EntrySpan span = planTask.span();
+        int start = Math.toIntExact(span.start());
+        int first = (int) Math.min(planTask.batchSize(), span.length());
+        metrics.offsetRedemption();
+        tasks = OffsetPlanner.slice(sorted, start, first);
+        children =
+            start + first < span.end()
+                ? fanOut.offsets(
+                    planTask.batchSize(), sorted.size(), new EntrySpan(start + first, span.end()))
+                : Optional.of(List.of());
+      } else {
+        EntrySpace space = spaceOf(table, effective, io);
+        checkSpan(planTask, space.size());
+        BatchCut cut = new BatchCut(planTask.batchSize(), planTask.maxManifests());
+        EntrySpan span = planTask.span();
+        PlanBatch first = space.batchAt(span.start(), span.end(), cut);
+        tasks = redeemBatch(table, effective, first, io);
+        long rest = span.start() + first.entryCount();
+        children =
+            rest < span.end()
+                ? fanOut.entries(space, cut, new EntrySpan(rest, span.end()))
+                : Optional.of(List.of());
+      }
+    } catch (ValidationException | IllegalArgumentException e) {
+      throw rejected(RejectionReason.INVALID_SCAN, e.getMessage());
+    }
+    if (children.isEmpty()) {
+      throw rejected(RejectionReason.UNKNOWN_SPAN, "span too large to hand out");
+    }
+    return fetched(table, tasks, children.get());
+  }
+
+  /** Fan-out children of a plan carrying {@code carried}, signed like every other plan task. */
+  private FanOutPlanTasks fanOut(TableIdentifier ident, PlanTableScanRequest carried, int width) {
+    return new FanOutPlanTasks(codec, this::signed, ident, carried, width);
+  }
+
+  /** Counts a plan answered inline because its plan tasks could not be encoded. */
+  private Optional<List<String>> counted(Optional<List<String>> planTasks) {
+    if (planTasks.isEmpty()) {
+      metrics.inlinePlan();
+    }
+    return planTasks;
+  }
+
+  private EntrySpace spaceOf(Table table, PlanTableScanRequest pinned, FileIO io) {
+    try {
+      return planner.space(table, pinned, io);
+    } catch (InvalidBatchException e) {
+      throw rejected(RejectionReason.UNKNOWN_RANGE, e.getMessage());
+    }
+  }
+
+  /**
+   * The span must come from a space of the size it was cut from: a forged or mutated total, or a
+   * scan whose pruning no longer gives that space, is refused before any manifest is read.
+   */
+  private void checkSpan(FanOutPlanTask planTask, long total) {
+    if (planTask.total() != total) {
+      throw rejected(RejectionReason.UNKNOWN_SPAN, "span outside the pinned snapshot's plan");
+    }
   }
 
   private List<FileScanTask> redeemOffset(
@@ -372,6 +506,7 @@ public final class ScanPlanningService {
     private int batchSize = 100;
     private CodecMode mode = CodecMode.AUTO;
     private int maxManifestsPerPlanTask = PlanTaskCodec.DEFAULT_MAX_RANGES;
+    private int fanOutWidth = DEFAULT_FAN_OUT_WIDTH;
     private PlanTaskCodec codec = new PlanTaskCodec();
     private long planCacheTasks = 0;
     private UnaryOperator<FileIO> fileIO = UnaryOperator.identity();
@@ -401,6 +536,20 @@ public final class ScanPlanningService {
     public Builder maxManifestsPerPlanTask(int max) {
       Preconditions.checkArgument(max > 0, "Invalid manifests per plan task: %s", max);
       this.maxManifestsPerPlanTask = max;
+      return this;
+    }
+
+    /**
+     * Most plan tasks in a plan response or a {@code /tasks} response; a longer plan is handed out
+     * as fan-out plan tasks that each return one batch and at most this many more. 0 hands out
+     * today's flat list, one plan task per batch in the plan response.
+     */
+    public Builder fanOutWidth(int width) {
+      Preconditions.checkArgument(
+          width == 0 || (width >= 2 && width <= FanOutPlanTask.MAX_WIDTH),
+          "Invalid fan-out width: %s",
+          width);
+      this.fanOutWidth = width;
       return this;
     }
 
