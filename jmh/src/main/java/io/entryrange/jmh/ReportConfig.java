@@ -45,7 +45,7 @@ record ReportConfig(
     List<Integer> largest = List.of(100_000);
     List<JmhRun> runs = new ArrayList<>();
     runs.add(redemption(Storage.LOCAL, Layout.LARGE_MANIFESTS, sizes, ALL_BATCHES));
-    runs.add(redemption(Storage.LOCAL, Layout.SMALL_MANIFESTS, largest, ALL_BATCHES));
+    runs.add(redemption(Storage.LOCAL, Layout.SMALL_MANIFESTS, largest, List.of(Batch.LAST)));
     runs.add(
         redemption(
             Storage.SIMULATED_OBJECT_STORE,
@@ -56,7 +56,7 @@ record ReportConfig(
     runs.add(plan(Storage.LOCAL, Layout.SMALL_MANIFESTS, largest));
     runs.addAll(fullScans(Storage.LOCAL, Layout.LARGE_MANIFESTS, sizes));
     runs.addAll(fullScans(Storage.SIMULATED_OBJECT_STORE, Layout.LARGE_MANIFESTS, List.of(1_000)));
-    runs.addAll(mergeOnRead(List.of(1_000, 10_000, 100_000)));
+    runs.addAll(mergeOnRead(List.of(1_000, 100_000)));
     runs.add(floor(largest, List.of(Batch.MIDDLE)));
     runs.addAll(fanOut(Layout.LARGE_MANIFESTS, List.of(1_000, 100_000), largest));
     return new ReportConfig(
