@@ -1,6 +1,7 @@
 package io.entryrange.token;
 
 import java.util.List;
+import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.exceptions.ValidationException;
@@ -123,8 +124,13 @@ public record ScanLimits(int maxLiteralsPerPredicate, int maxLiterals) {
     for (String column : columns) {
       Types.NestedField found =
           caseSensitive ? schema.findField(column) : schema.caseInsensitiveFindField(column);
+      // engines project metadata columns (_file, _pos, _spec_id, _partition and its fields such
+      // as _partition.region) that Iceberg's scans accept
       ValidationException.check(
-          found != null, "Invalid %s: cannot find column '%s' in the table schema", field, column);
+          found != null || MetadataColumns.isMetadataColumn(column.split("\\.", 2)[0]),
+          "Invalid %s: cannot find column '%s' in the table schema",
+          field,
+          column);
     }
   }
 
