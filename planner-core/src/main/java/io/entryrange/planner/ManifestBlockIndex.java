@@ -36,7 +36,8 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  * other entries' tasks.
  *
  * <p>The header bytes are kept so that a slice can be presented as a valid Avro file (header plus
- * the needed blocks) without reading the header again.
+ * the needed blocks) without reading the header again, and the header parsed once ({@link
+ * AvroLayout}) so that a slice can be trimmed to its range ({@link TrimmedSlice}).
  *
  * <p>Immutable and thread-safe.
  */
@@ -50,14 +51,21 @@ final class ManifestBlockIndex {
   private static final int OBJECT_OVERHEAD = 64;
 
   private final byte[] header;
+  private final AvroLayout layout;
   private final long fileLength;
   private final long[] blockOffsets;
   private final long[] firstEntries;
   private final long entryCount;
 
   private ManifestBlockIndex(
-      byte[] header, long fileLength, long[] blockOffsets, long[] firstEntries, long entryCount) {
+      byte[] header,
+      AvroLayout layout,
+      long fileLength,
+      long[] blockOffsets,
+      long[] firstEntries,
+      long entryCount) {
     this.header = header;
+    this.layout = layout;
     this.fileLength = fileLength;
     this.blockOffsets = blockOffsets;
     this.firstEntries = firstEntries;
@@ -107,7 +115,8 @@ final class ManifestBlockIndex {
         blockStart = reader.position();
       }
       check(blockStart == length, "truncated block", file);
-      return new ManifestBlockIndex(header, length, offsets.toArray(), firsts.toArray(), entries);
+      return new ManifestBlockIndex(
+          header, AvroLayout.parse(header), length, offsets.toArray(), firsts.toArray(), entries);
     } catch (EOFException e) {
       throw new DamagedManifestException("Invalid manifest, truncated: " + file.location(), e);
     } catch (IOException e) {
@@ -137,6 +146,11 @@ final class ManifestBlockIndex {
   /** A copy of the file header: magic, metadata and sync marker. */
   byte[] header() {
     return header.clone();
+  }
+
+  /** The parsed header, for trimming slices; null for a codec this Avro cannot inflate. */
+  AvroLayout avroLayout() {
+    return layout;
   }
 
   long entryCount() {
@@ -189,6 +203,7 @@ final class ManifestBlockIndex {
   int weight() {
     return Math.toIntExact(
         header.length
+            + (layout == null ? 0L : layout.weight())
             + (long) Long.BYTES * (blockOffsets.length + firstEntries.length)
             + 3L * OBJECT_OVERHEAD);
   }

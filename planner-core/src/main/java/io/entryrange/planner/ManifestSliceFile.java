@@ -64,6 +64,37 @@ final class ManifestSliceFile implements InputFile {
     return true;
   }
 
+  /**
+   * Bytes {@code [start, end)} of {@code file} in one request: a bounded ranged read where the
+   * stream offers one, else one seek and sequential reads.
+   *
+   * @throws DamagedManifestException if the file ends before {@code end}
+   */
+  static byte[] readBytes(InputFile file, long start, long end) throws IOException {
+    byte[] bytes = new byte[Math.toIntExact(end - start)];
+    try (SeekableInputStream in = file.newStream()) {
+      if (in instanceof RangeReadable ranged) {
+        try {
+          ranged.readFully(start, bytes, 0, bytes.length);
+        } catch (EOFException e) {
+          throw new DamagedManifestException("Manifest ended inside a slice: " + file.location(), e);
+        }
+        return bytes;
+      }
+      in.seek(start);
+      int done = 0;
+      while (done < bytes.length) {
+        int read = in.read(bytes, done, bytes.length - done);
+        if (read < 0) {
+          throw new DamagedManifestException(
+              "Manifest ended inside a slice, at byte " + (start + done) + " of " + file.location());
+        }
+        done += read;
+      }
+    }
+    return bytes;
+  }
+
   /** Maps virtual positions to the header in memory or to the real file's block bytes. */
   private final class SliceStream extends SeekableInputStream {
     private long position = 0;
@@ -116,7 +147,7 @@ final class ManifestSliceFile implements InputFile {
     private int readBody(byte[] buffer, int offset, int length) throws IOException {
       long target = bodyStart + (position - header.length);
       if (buffered == null && body == null && bodyEnd - bodyStart <= MAX_BUFFERED_BYTES) {
-        buffered = readSlice();
+        buffered = readBytes(manifest, bodyStart, bodyEnd);
       }
       if (buffered != null) {
         int from = (int) (target - bodyStart);
@@ -139,31 +170,6 @@ final class ManifestSliceFile implements InputFile {
       }
       bodyPosition += read;
       return read;
-    }
-
-    private byte[] readSlice() throws IOException {
-      byte[] slice = new byte[(int) (bodyEnd - bodyStart)];
-      try (SeekableInputStream in = manifest.newStream()) {
-        if (in instanceof RangeReadable ranged) {
-          try {
-            ranged.readFully(bodyStart, slice, 0, slice.length);
-          } catch (EOFException e) {
-            throw new DamagedManifestException("Manifest ended inside a slice: " + manifest.location(), e);
-          }
-          return slice;
-        }
-        in.seek(bodyStart);
-        int done = 0;
-        while (done < slice.length) {
-          int read = in.read(slice, done, slice.length - done);
-          if (read < 0) {
-            throw new DamagedManifestException(
-                "Manifest ended inside a slice, at byte " + (bodyStart + done) + " of " + manifest.location());
-          }
-          done += read;
-        }
-      }
-      return slice;
     }
 
     @Override

@@ -21,12 +21,20 @@ import org.apache.iceberg.io.InputFile;
  * manifest reader and task builder.
  *
  * <p>For each range: find the blocks holding its first and last entry in the cached block index,
- * present header plus those blocks as a small Avro file, shift the v3 first row id to the first
- * block, and keep only entries whose absolute position falls inside the range. Cost: the blocks
- * that overlap the range, at most one block's worth of entries decoded on each side of it,
- * wherever the range sits in the manifest.
+ * read those blocks in one request, trim them to the range's entries ({@link TrimmedSlice}), shift
+ * the v3 first row id to where the slice starts, and keep only entries whose absolute position
+ * falls inside the range. Cost: the bytes of the blocks that overlap the range, inflated once;
+ * Iceberg's reader decodes only the range's entries (for v3 manifests, from the first block's
+ * start, where the row-id offsets are known), wherever the range sits in the manifest.
  */
 final class SliceRedeemer {
+  /**
+   * Slices up to this many stored bytes are trimmed to their range in memory ({@link
+   * TrimmedSlice}); a larger one (a forged range over a large manifest) streams through Iceberg's
+   * reader untrimmed instead of being inflated whole into the heap.
+   */
+  private static final int MAX_TRIMMED_BYTES = 1 << 20;
+
   private final ManifestIndexCache indexes;
 
   SliceRedeemer(ManifestIndexCache indexes) {
@@ -56,13 +64,6 @@ final class SliceRedeemer {
       }
       int first = index.blockOf(range.start());
       int last = index.blockOf(range.end() - 1);
-      slices.put(
-          manifest.path(),
-          new ManifestSliceFile(
-              io.newInputFile(manifest),
-              index.header(),
-              index.blockOffset(first),
-              index.blockEnd(last)));
       Long firstRowId = manifest.firstRowId();
       if (firstRowId != null) {
         long[] offsets =
@@ -70,8 +71,26 @@ final class SliceRedeemer {
         firstRowId += offsets[first];
       }
       sliced.add(new SlicedManifest(manifest, firstRowId));
-      windows.put(manifest.path(), new Window(range.start(), range.end(), index.firstEntry(first)));
-      decoded.add(index.entriesIn(first, last));
+      // v3 entries inherit row ids from the entries before them, counted from the block start
+      long from = firstRowId == null ? range.start() : index.firstEntry(first);
+      long bodyStart = index.blockOffset(first);
+      long bodyEnd = index.blockEnd(last);
+      InputFile file = io.newInputFile(manifest);
+      if (index.avroLayout() != null && bodyEnd - bodyStart <= MAX_TRIMMED_BYTES) {
+        byte[] blocks = readBlocks(file, bodyStart, bodyEnd);
+        slices.put(
+            manifest.path(),
+            TrimmedSlice.of(
+                manifest.path(), index, index.avroLayout(), first, blocks, from, range.end()));
+        windows.put(manifest.path(), new Window(range.start(), range.end(), from));
+        decoded.add(range.end() - from);
+      } else {
+        slices.put(
+            manifest.path(), new ManifestSliceFile(file, index.header(), bodyStart, bodyEnd));
+        windows.put(
+            manifest.path(), new Window(range.start(), range.end(), index.firstEntry(first)));
+        decoded.add(index.entriesIn(first, last));
+      }
     }
 
     List<FileScanTask> tasks = new ArrayList<>();
@@ -88,6 +107,14 @@ final class SliceRedeemer {
       throw new UncheckedIOException(e);
     }
     return new RedeemedBatch(tasks, decoded.sum());
+  }
+
+  private static byte[] readBlocks(InputFile file, long start, long end) {
+    try {
+      return ManifestSliceFile.readBytes(file, start, end);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Failed to read manifest " + file.location(), e);
+    }
   }
 
   /** An absolute range and the absolute position of the slice's first entry. */

@@ -1,0 +1,123 @@
+package io.entryrange.planner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.avro.file.DataFileStream;
+import org.apache.avro.generic.GenericDatumReader;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.ManifestFile;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.io.InputFile;
+import org.apache.iceberg.relocated.com.google.common.collect.Lists;
+import org.apache.iceberg.rest.requests.PlanTableScanRequest;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Trimming a slice to its range: the trimmed file holds exactly the range's entries, byte for
+ * byte as written, whatever block boundaries the range crosses; a full scan in batches blind to
+ * those boundaries decodes each entry once; a block damaged after indexing is refused.
+ */
+class TrimmedSliceTest {
+  private static final int ENTRIES = 12_000;
+  private static Table table;
+  private static ManifestFile manifest;
+  private static List<String> paths;
+
+  @BeforeAll
+  static void createTable() throws IOException {
+    table = TestTables.create("trimmed_v2", 2, Map.of());
+    TestTables.appendOneManifest(table, 2, ENTRIES, 21);
+    manifest = table.currentSnapshot().dataManifests(table.io()).get(0);
+    paths = new ArrayList<>();
+    try (DataFileStream<GenericRecord> all = stream(table.io().newInputFile(manifest.path()))) {
+      all.forEach(entry -> paths.add(filePath(entry)));
+    }
+    assertThat(paths).hasSize(ENTRIES);
+  }
+
+  private static DataFileStream<GenericRecord> stream(InputFile file) throws IOException {
+    return new DataFileStream<>(file.newStream(), new GenericDatumReader<>());
+  }
+
+  private static String filePath(GenericRecord entry) {
+    return ((GenericRecord) entry.get("data_file")).get("file_path").toString();
+  }
+
+  @Test
+  void holdsExactlyTheRangesEntriesAcrossBlockBoundaries() throws IOException {
+    ManifestBlockIndex index = ManifestBlockIndex.read(table.io().newInputFile(manifest.path()));
+    assertThat(index.blockCount()).isGreaterThan(10);
+    long boundary = index.firstEntry(5);
+    long[][] ranges = {
+      {0, 1}, {0, 100}, {boundary - 1, boundary + 1}, {boundary, boundary + 1},
+      {boundary + 7, index.firstEntry(9) + 3}, {ENTRIES - 100, ENTRIES}, {ENTRIES - 1, ENTRIES}
+    };
+    for (long[] range : ranges) {
+      List<String> trimmed = trimmedPaths(index, range[0], range[1]);
+      assertThat(trimmed)
+          .as("entries of [%s, %s)", range[0], range[1])
+          .isEqualTo(paths.subList((int) range[0], (int) range[1]));
+    }
+  }
+
+  private static List<String> trimmedPaths(ManifestBlockIndex index, long from, long end)
+      throws IOException {
+    int first = index.blockOf(from);
+    int last = index.blockOf(end - 1);
+    byte[] blocks =
+        ManifestSliceFile.readBytes(
+            table.io().newInputFile(manifest.path()), index.blockOffset(first), index.blockEnd(last));
+    InputFile trimmed =
+        TrimmedSlice.of(manifest.path(), index, index.avroLayout(), first, blocks, from, end);
+    List<String> kept = new ArrayList<>();
+    try (DataFileStream<GenericRecord> entries = stream(trimmed)) {
+      assertThat(entries.getMetaString("avro.codec")).isEqualTo("null");
+      assertThat(entries.getMetaString("schema")).isNotEmpty();
+      entries.forEach(entry -> kept.add(filePath(entry)));
+    }
+    return kept;
+  }
+
+  @Test
+  void aFullScanInBatchesBlindToBlocksDecodesEachEntryOnce() {
+    EntryRangePlanner planner = new EntryRangePlanner(new ManifestIndexCache());
+    PlanTableScanRequest pinned = ScanRequests.pin(table, PlanTableScanRequest.builder().build());
+    long decoded = 0;
+    List<FileScanTask> tasks = new ArrayList<>();
+    for (long start = 0; start < ENTRIES; start += 100) {
+      RedeemedBatch batch =
+          planner.redeem(
+              table,
+              pinned,
+              new PlanBatch(List.of(new EntryRange(manifest.path(), start, start + 100))),
+              table.io());
+      decoded += batch.entriesDecoded();
+      tasks.addAll(batch.tasks());
+    }
+    assertThat(decoded).isEqualTo(ENTRIES);
+    assertThat(TaskJson.of(tasks)).isEqualTo(TaskJson.of(Lists.newArrayList(table.newScan().planFiles())));
+  }
+
+  @Test
+  void refusesABlockDamagedAfterIndexing() throws IOException {
+    ManifestBlockIndex index = ManifestBlockIndex.read(table.io().newInputFile(manifest.path()));
+    byte[] blocks =
+        ManifestSliceFile.readBytes(
+            table.io().newInputFile(manifest.path()), index.blockOffset(2), index.blockEnd(2));
+    blocks[blocks.length / 2] ^= 0x5A;
+    blocks[blocks.length - 3] ^= 0x5A;
+    assertThatThrownBy(
+            () ->
+                TrimmedSlice.of(
+                    manifest.path(), index, index.avroLayout(), 2, blocks, index.firstEntry(2), index.firstEntry(3)))
+        .isInstanceOf(DamagedManifestException.class)
+        .hasMessageContaining(manifest.path());
+  }
+}
