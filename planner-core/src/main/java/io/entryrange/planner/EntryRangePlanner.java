@@ -30,6 +30,7 @@ import org.apache.iceberg.rest.requests.PlanTableScanRequest;
  * <p>Thread-safe.
  */
 public final class EntryRangePlanner {
+  private final ManifestIndexCache indexes;
   private final SliceRedeemer redeemer;
   private final DeleteIndexCache deleteIndexes;
   private final boolean deleteAwarePlanning;
@@ -59,6 +60,7 @@ public final class EntryRangePlanner {
     Preconditions.checkArgument(indexes != null, "Invalid manifest index cache: null");
     Preconditions.checkArgument(deleteIndexes != null, "Invalid delete index cache: null");
     Preconditions.checkArgument(spaces != null, "Invalid entry space cache: null");
+    this.indexes = indexes;
     this.redeemer = new SliceRedeemer(indexes);
     this.deleteIndexes = deleteIndexes;
     this.deleteAwarePlanning = deleteAwarePlanning;
@@ -128,7 +130,7 @@ public final class EntryRangePlanner {
         table.uuid(),
         snapshot.snapshotId(),
         scan,
-        () -> pruned(scan, redeemable(pinned, SnapshotManifests.load(snapshot, io))));
+        () -> pruned(scan, redeemable(pinned, indexes.manifests(snapshot, io))));
   }
 
   /**
@@ -195,14 +197,14 @@ public final class EntryRangePlanner {
   }
 
   /** The pinned snapshot's manifest list, empty when the table has no snapshot to plan. */
-  private static Optional<SnapshotManifests> manifestsOf(
+  private Optional<SnapshotManifests> manifestsOf(
       Table table, PlanTableScanRequest pinned, FileIO io) {
     if (pinned.snapshotId() == null) {
       return Optional.empty();
     }
     Snapshot snapshot = table.snapshot(pinned.snapshotId());
     Preconditions.checkArgument(snapshot != null, "Invalid snapshot id: %s", pinned.snapshotId());
-    return Optional.of(SnapshotManifests.load(snapshot, io));
+    return Optional.of(indexes.manifests(snapshot, io));
   }
 
   /**
@@ -216,7 +218,7 @@ public final class EntryRangePlanner {
   public RedeemedBatch redeem(
       Table table, PlanTableScanRequest pinned, PlanBatch batch, FileIO io) {
     Snapshot snapshot = pinnedSnapshot(table, pinned);
-    SnapshotManifests manifests = redeemable(pinned, SnapshotManifests.load(snapshot, io));
+    SnapshotManifests manifests = redeemable(pinned, indexes.manifests(snapshot, io));
     batch.ranges().forEach(manifests::checkedManifest);
     TableScan scan = ScanRequests.toScan(table, pinned);
     if (!EntryRangeBridge.supports(scan)) {

@@ -11,13 +11,15 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.EntryRangeBridge;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 
 /**
  * Node-local, bounded caches of what is learned once per immutable manifest: its block index, and
- * for v3 manifests the row-id offset at the start of each block.
+ * for v3 manifests the row-id offset at the start of each block; and of each snapshot's manifest
+ * list.
  *
  * <p>Why a cache is safe here: a manifest path names immutable bytes, so an entry never goes stale
  * and no replica needs another's. It only saves work; a cold replica computes the same values.
@@ -33,6 +35,7 @@ public final class ManifestIndexCache {
 
   private final AsyncCache<String, ManifestBlockIndex> blockIndexes;
   private final AsyncCache<String, long[]> rowIdOffsets;
+  private final AsyncCache<String, SnapshotManifests> manifestLists;
 
   public ManifestIndexCache() {
     this(DEFAULT_MAX_WEIGHT_BYTES);
@@ -52,12 +55,19 @@ public final class ManifestIndexCache {
             .<String, long[]>weigher((key, offsets) -> 8 * offsets.length + 32)
             .recordStats()
             .buildAsync();
+    this.manifestLists =
+        Caffeine.newBuilder()
+            .maximumWeight(maxWeightBytes / 4)
+            .<String, SnapshotManifests>weigher((key, manifests) -> manifests.weight())
+            .recordStats()
+            .buildAsync();
   }
 
   /** Drops everything, to measure cold redemptions. */
   public void invalidateAll() {
     blockIndexes.synchronous().invalidateAll();
     rowIdOffsets.synchronous().invalidateAll();
+    manifestLists.synchronous().invalidateAll();
   }
 
   /** Hits, misses, load times and evictions of the block-index cache, for export. */
@@ -70,6 +80,11 @@ public final class ManifestIndexCache {
     return rowIdOffsets.synchronous().stats();
   }
 
+  /** The same for manifest lists. */
+  public CacheStats manifestListStats() {
+    return manifestLists.synchronous().stats();
+  }
+
   /** Heap held by cached block indexes, as the weigher counts it: for bounds in tests. */
   public long blockIndexBytes() {
     blockIndexes.synchronous().cleanUp();
@@ -80,6 +95,24 @@ public final class ManifestIndexCache {
         .orElseThrow()
         .weightedSize()
         .orElseThrow();
+  }
+
+  /**
+   * A snapshot's manifest list, read once per node. Why: a catalog that loads table metadata per
+   * request (as the REST fixture server does) gets fresh {@code Snapshot} objects, whose own
+   * manifest cache is then always empty, so every redemption would read the manifest list again.
+   * The manifest list's location names immutable bytes, like a manifest path; a v1 snapshot
+   * without a manifest list is read directly.
+   */
+  SnapshotManifests manifests(Snapshot snapshot, FileIO io) {
+    String list = snapshot.manifestListLocation();
+    if (list == null) {
+      return SnapshotManifests.load(snapshot, io);
+    }
+    return AsyncLoads.get(
+        manifestLists,
+        snapshot.snapshotId() + ":" + list,
+        () -> SnapshotManifests.load(snapshot, io));
   }
 
   ManifestBlockIndex blockIndex(ManifestFile manifest, FileIO io) {

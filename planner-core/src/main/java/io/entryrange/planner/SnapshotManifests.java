@@ -30,6 +30,14 @@ record SnapshotManifests(
   }
 
   /**
+   * Heap held, roughly, for weighing cache entries: a manifest-list entry with its partition
+   * summaries is a few hundred bytes.
+   */
+  int weight() {
+    return 64 + 512 * (dataManifests.size() + deleteManifests.size());
+  }
+
+  /**
    * The data manifest a range names, checked to exist in this snapshot and to hold the range.
    *
    * @throws InvalidBatchException otherwise

@@ -127,6 +127,7 @@ public final class PlanningMetrics {
     put(values, "plan-cache", planCacheStats());
     put(values, "block-index-cache", blockIndexStats());
     put(values, "row-id-offset-cache", indexes.rowIdOffsetStats());
+    put(values, "manifest-list-cache", indexes.manifestListStats());
     values.put("full-plans", fullPlans());
     values.put("plans.inline-oversize-scan", inlinePlans());
     fallbacks.forEach((reason, count) -> values.put("fallbacks." + name(reason), count.sum()));

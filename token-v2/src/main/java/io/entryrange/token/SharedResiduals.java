@@ -39,8 +39,9 @@ final class SharedResiduals {
         shared.add(task);
         continue;
       }
+      // the file's spec id, not task.spec(), which parses the spec's JSON again for every task
       SpecResiduals spec =
-          bySpec.computeIfAbsent(task.spec().specId(), id -> new SpecResiduals(task));
+          bySpec.computeIfAbsent(task.file().specId(), id -> new SpecResiduals(task));
       shared.add(spec.rebuilt(task));
     }
     return shared;
