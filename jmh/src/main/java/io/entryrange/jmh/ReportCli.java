@@ -143,6 +143,7 @@ public final class ReportCli implements Callable<Integer> {
       String report =
           ReportWriter.render(measurements, config, machine(), fixtures, elapsed(start))
               + LongRunReport.renderFloor(floors)
+              + LongRunReport.renderAmplification(measurements)
               + LongRunReport.render(load, memory);
       Files.writeString(out.resolve("REPORT.md"), report, StandardCharsets.UTF_8);
       phase(start, "done: " + out.toAbsolutePath().resolve("REPORT.md"));

@@ -60,7 +60,7 @@ record ReportConfig(
     runs.add(floor(largest, List.of(Batch.MIDDLE)));
     runs.addAll(fanOut(Layout.LARGE_MANIFESTS, List.of(1_000, 100_000), largest));
     return new ReportConfig(
-        "quick", 3, TimeValue.seconds(1), 3, TimeValue.seconds(1), 1, 2, runs);
+        "quick", 3, TimeValue.seconds(1), 3, TimeValue.seconds(1), 2, 3, runs);
   }
 
   static ReportConfig full() {
