@@ -1,7 +1,8 @@
 package io.entryrange.planner;
 
-import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.AsyncCache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.stats.CacheStats;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -25,14 +26,15 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  * the same index. Scans come from {@link ScanRequests#toScan}, which never ignores residuals, so
  * that setting is not part of the key.
  *
- * <p>Thread-safe. Concurrent misses on one key build its index once; entries are weighed by the
- * delete files they hold.
+ * <p>Thread-safe. Concurrent misses on one key build its index once, on the calling thread and
+ * outside the cache's map ({@link AsyncLoads}), so a slow build holds up only the redemptions of
+ * that scan; entries are weighed by the delete files they hold.
  */
 public final class DeleteIndexCache {
   /** Default bound: about 64 MiB of indexed delete files. */
   public static final long DEFAULT_MAX_WEIGHT_BYTES = 64L << 20;
 
-  private final Cache<Key, DeleteIndex> indexes;
+  private final AsyncCache<Key, DeleteIndex> indexes;
 
   public DeleteIndexCache() {
     this(DEFAULT_MAX_WEIGHT_BYTES);
@@ -45,12 +47,18 @@ public final class DeleteIndexCache {
             .maximumWeight(maxWeightBytes)
             .<Key, DeleteIndex>weigher(
                 (key, index) -> (int) Math.min(Integer.MAX_VALUE, key.weight() + index.weight()))
-            .build();
+            .recordStats()
+            .buildAsync();
   }
 
   /** Drops everything, to measure cold redemptions. */
   public void invalidateAll() {
-    indexes.invalidateAll();
+    indexes.synchronous().invalidateAll();
+  }
+
+  /** Hits, misses, load times and evictions, for export. */
+  public CacheStats stats() {
+    return indexes.synchronous().stats();
   }
 
   /** The index for {@code scan} over the snapshot's delete manifests, none without any. */
@@ -68,7 +76,8 @@ public final class DeleteIndexCache {
             scan.schema().schemaId(),
             new TreeSet<>(table.schemas().keySet()),
             new TreeSet<>(table.specs().keySet()));
-    return indexes.get(key, ignored -> EntryRangeBridge.deleteIndex(scan, io, deleteManifests));
+    return AsyncLoads.get(
+        indexes, key, () -> EntryRangeBridge.deleteIndex(scan, io, deleteManifests));
   }
 
   /** What a delete index depends on; see the class comment. */

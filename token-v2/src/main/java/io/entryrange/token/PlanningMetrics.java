@@ -1,6 +1,7 @@
 package io.entryrange.token;
 
 import com.github.benmanes.caffeine.cache.stats.CacheStats;
+import io.entryrange.planner.DeleteIndexCache;
 import io.entryrange.planner.FallbackReason;
 import io.entryrange.planner.ManifestIndexCache;
 import java.util.EnumMap;
@@ -28,11 +29,14 @@ public final class PlanningMetrics {
 
   private final Supplier<CacheStats> planCache;
   private final ManifestIndexCache indexes;
+  private final DeleteIndexCache deleteIndexes;
 
   /** @param planCache the plan cache's statistics, or null when there is no plan cache */
-  PlanningMetrics(Supplier<CacheStats> planCache, ManifestIndexCache indexes) {
+  PlanningMetrics(
+      Supplier<CacheStats> planCache, ManifestIndexCache indexes, DeleteIndexCache deleteIndexes) {
     this.planCache = planCache == null ? CacheStats::empty : planCache;
     this.indexes = indexes;
+    this.deleteIndexes = deleteIndexes;
     for (FallbackReason reason : FallbackReason.values()) {
       fallbacks.put(reason, new LongAdder());
     }
@@ -128,6 +132,7 @@ public final class PlanningMetrics {
     put(values, "block-index-cache", blockIndexStats());
     put(values, "row-id-offset-cache", indexes.rowIdOffsetStats());
     put(values, "manifest-list-cache", indexes.manifestListStats());
+    put(values, "delete-index-cache", deleteIndexes.stats());
     values.put("full-plans", fullPlans());
     values.put("plans.inline-oversize-scan", inlinePlans());
     fallbacks.forEach((reason, count) -> values.put("fallbacks." + name(reason), count.sum()));

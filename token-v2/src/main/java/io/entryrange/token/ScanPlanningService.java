@@ -105,7 +105,8 @@ public final class ScanPlanningService {
     this.signer = builder.signer;
     this.limits = builder.limits;
     this.metrics =
-        new PlanningMetrics(planCache == null ? null : planCache::stats, builder.indexes);
+        new PlanningMetrics(
+            planCache == null ? null : planCache::stats, builder.indexes, builder.deleteIndexes);
   }
 
   /**
