@@ -105,8 +105,9 @@ final class LongRunReport {
     }
     out.append("## Range redemption against its floor (ms, both serialize the response as JSON)\n\n");
     out.append(
-        "The floor reads and inflates only the overlapping Avro blocks, decodes them with a reader "
-            + "built once and projected to what a task carries, builds the tasks with everything per "
+        "The floor reads and inflates only the overlapping Avro blocks, steps over the entries "
+            + "before the range, decodes the range's entries with a reader built once and projected "
+            + "to what a task carries, builds the tasks with everything per "
             + "scan prepared once, and serializes with Iceberg's parser; `FloorBenchmark` checks at "
             + "setup that both return the same tasks.\n\n");
     out.append("| N | batch | floor | range | range ÷ floor |\n|---:|---|---:|---:|---:|\n");

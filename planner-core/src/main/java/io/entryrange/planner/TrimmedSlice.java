@@ -54,23 +54,6 @@ final class TrimmedSlice {
       long end) {
     Preconditions.checkArgument(
         from >= index.firstEntry(first) && from < end, "Invalid trimmed range [%s, %s)", from, end);
-    try {
-      return new InMemoryInputFile(
-          location, file(layout.plainHeader(), end - from, keptBytes(location, index, layout, first, blocks, from, end)));
-    } catch (IOException | AvroRuntimeException e) {
-      throw new DamagedManifestException("Invalid manifest, damaged block: " + location, e);
-    }
-  }
-
-  private static ByteArrayOutputStream keptBytes(
-      String location,
-      ManifestBlockIndex index,
-      AvroLayout layout,
-      int first,
-      byte[] blocks,
-      long from,
-      long end)
-      throws IOException {
     EntrySkipper skipper = layout.skipper();
     ByteArrayOutputStream kept = new ByteArrayOutputStream(blocks.length);
     BinaryDecoder decoder = null;
@@ -90,14 +73,13 @@ final class TrimmedSlice {
           int offset = block.arrayOffset() + block.position();
           int length = block.remaining();
           decoder = DecoderFactory.get().binaryDecoder(bytes, offset, length, decoder);
-          long stop = Math.min(end, blockEnd);
           for (; position < from; position += 1) {
             skipper.skip(decoder);
           }
           int start = offset + length - decoder.inputStream().available();
           int keptEnd = offset + length;
-          if (stop < blockEnd) {
-            for (; position < stop; position += 1) {
+          if (end < blockEnd) {
+            for (; position < end; position += 1) {
               skipper.skip(decoder);
             }
             keptEnd = offset + length - decoder.inputStream().available();
@@ -106,8 +88,10 @@ final class TrimmedSlice {
         }
         position = blockEnd;
       }
+      return new InMemoryInputFile(location, file(layout.plainHeader(), end - from, kept));
+    } catch (IOException | AvroRuntimeException e) {
+      throw new DamagedManifestException("Invalid manifest, damaged block: " + location, e);
     }
-    return kept;
   }
 
   private static byte[] file(byte[] plainHeader, long count, ByteArrayOutputStream entries)

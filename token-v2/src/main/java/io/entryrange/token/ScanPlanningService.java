@@ -307,20 +307,26 @@ public final class ScanPlanningService {
     }
     List<FileScanTask> tasks;
     try {
-      limits.check(table, planTask.scan());
+      PlanTableScanRequest effective = redeemedScan(caller, ident, table, planTask.scan());
       tasks =
           planTask instanceof RangePlanTask range
-              ? redeemRange(table, range, effectiveScan(caller, ident, table, range.scan()), io)
-              : redeemOffset(
-                  table,
-                  (OffsetPlanTask) planTask,
-                  effectiveScan(caller, ident, table, planTask.scan()),
-                  caller,
-                  io);
+              ? redeemRange(table, range, effective, io)
+              : redeemOffset(table, (OffsetPlanTask) planTask, effective, caller, io);
     } catch (ValidationException | IllegalArgumentException e) {
       throw rejected(RejectionReason.INVALID_SCAN, e.getMessage());
     }
     return fetched(table, tasks, List.of());
+  }
+
+  /**
+   * The scan a redemption of any kind runs: the carried scan checked against this server's {@link
+   * ScanLimits} (a plan task may carry a scan this server would not plan), then narrowed for the
+   * caller ({@link #effectiveScan}).
+   */
+  private PlanTableScanRequest redeemedScan(
+      String caller, TableIdentifier ident, Table table, PlanTableScanRequest carried) {
+    limits.check(table, carried);
+    return effectiveScan(caller, ident, table, carried);
   }
 
   /** The one place a {@code /tasks} response is built, for every plan-task kind. */
@@ -395,8 +401,7 @@ public final class ScanPlanningService {
     List<FileScanTask> tasks;
     Optional<List<String>> children;
     try {
-      limits.check(table, carried);
-      PlanTableScanRequest effective = effectiveScan(caller, ident, table, carried);
+      PlanTableScanRequest effective = redeemedScan(caller, ident, table, carried);
       FanOutPlanTasks fanOut = fanOut(planTask.table(), carried, planTask.width());
       if (planTask.space() == FanOutPlanTask.Space.OFFSETS) {
         List<FileScanTask> sorted = sortedPlan(table, effective, caller, io);
