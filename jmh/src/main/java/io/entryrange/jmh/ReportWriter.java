@@ -378,7 +378,9 @@ final class ReportWriter {
             "- Offset replica runs beyond %d plan tasks count the first two rounds and multiply the steady "
                 + "per-redemption reads out (every re-plan of a pinned snapshot reads the same files).%n",
             CostProbe.REAL_REPLAN_LIMIT));
-    out.append("- Everything is in process: no HTTP, no JSON serialization of responses.\n");
+    out.append(
+        "- Redemption and plan-call rows are in process: no HTTP, no JSON serialization of responses"
+            + " (full scans and load go over loopback HTTP; the floor rows serialize).\n");
     out.append(
         "- Merge-on-read rows: last batch only; range-cold drops the replica's delete indexes before each "
             + "redemption (offset has no cache to be cold, and offset-cached cold is offset); outside `full` "
@@ -389,6 +391,7 @@ final class ReportWriter {
     if (!"full".equals(config.name())) {
       out.append("- This is the `").append(config.name()).append("` configuration; `--full` adds N = 1,000,000, every layout and storage.\n");
     }
+    out.append('\n');
   }
 
   private void header(String kind, List<String> strategies, boolean withLayout) {

@@ -77,7 +77,8 @@ final class ManifestSliceFile implements InputFile {
         try {
           ranged.readFully(start, bytes, 0, bytes.length);
         } catch (EOFException e) {
-          throw new DamagedManifestException("Manifest ended inside a slice: " + file.location(), e);
+          throw new DamagedManifestException(
+              "Manifest ended inside a slice: " + file.location(), e);
         }
         return bytes;
       }
@@ -87,7 +88,10 @@ final class ManifestSliceFile implements InputFile {
         int read = in.read(bytes, done, bytes.length - done);
         if (read < 0) {
           throw new DamagedManifestException(
-              "Manifest ended inside a slice, at byte " + (start + done) + " of " + file.location());
+              "Manifest ended inside a slice, at byte "
+                  + (start + done)
+                  + " of "
+                  + file.location());
         }
         done += read;
       }

@@ -60,11 +60,17 @@ final class TrimmedSlice {
     long position = index.firstEntry(first);
     try (DataFileReader<Object> reader =
         DataFileReader.openReader(
-            new SeekableByteArrayInput(blocks), new GenericDatumReader<>(), layout.header(), false)) {
+            new SeekableByteArrayInput(blocks),
+            new GenericDatumReader<>(),
+            layout.header(),
+            false)) {
       while (position < end) {
         if (!reader.hasNext()) {
           throw new DamagedManifestException(
-              "Manifest has fewer entries than its block index, ended before entry " + end + ": " + location);
+              "Manifest has fewer entries than its block index, ended before entry "
+                  + end
+                  + ": "
+                  + location);
         }
         long blockEnd = position + reader.getBlockCount();
         ByteBuffer block = reader.nextBlock();

@@ -73,7 +73,9 @@ class TrimmedSliceTest {
     int last = index.blockOf(end - 1);
     byte[] blocks =
         ManifestSliceFile.readBytes(
-            table.io().newInputFile(manifest.path()), index.blockOffset(first), index.blockEnd(last));
+            table.io().newInputFile(manifest.path()),
+            index.blockOffset(first),
+            index.blockEnd(last));
     InputFile trimmed =
         TrimmedSlice.of(manifest.path(), index, index.avroLayout(), first, blocks, from, end);
     List<String> kept = new ArrayList<>();
@@ -102,7 +104,8 @@ class TrimmedSliceTest {
       tasks.addAll(batch.tasks());
     }
     assertThat(decoded).isEqualTo(ENTRIES);
-    assertThat(TaskJson.of(tasks)).isEqualTo(TaskJson.of(Lists.newArrayList(table.newScan().planFiles())));
+    assertThat(TaskJson.of(tasks))
+        .isEqualTo(TaskJson.of(Lists.newArrayList(table.newScan().planFiles())));
   }
 
   @Test
@@ -113,10 +116,10 @@ class TrimmedSliceTest {
             table.io().newInputFile(manifest.path()), index.blockOffset(2), index.blockEnd(2));
     blocks[blocks.length / 2] ^= 0x5A;
     blocks[blocks.length - 3] ^= 0x5A;
+    long from = index.firstEntry(2);
+    long end = index.firstEntry(3);
     assertThatThrownBy(
-            () ->
-                TrimmedSlice.of(
-                    manifest.path(), index, index.avroLayout(), 2, blocks, index.firstEntry(2), index.firstEntry(3)))
+            () -> TrimmedSlice.of(manifest.path(), index, index.avroLayout(), 2, blocks, from, end))
         .isInstanceOf(DamagedManifestException.class)
         .hasMessageContaining(manifest.path());
   }
