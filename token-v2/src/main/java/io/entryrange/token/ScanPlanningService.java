@@ -172,11 +172,11 @@ public final class ScanPlanningService {
                                     .entries(plan.space().get(), plan.cut(), rest))
                         .orElse(Optional.of(List.of())));
         if (planTasks.isPresent()) {
-          return completed(table, plan.first().tasks(), planTasks.get());
+          return completed(table, effective, plan.first().tasks(), planTasks.get());
         }
         RangePlan inline =
             planner.plan(table, plan.request(), io, Integer.MAX_VALUE, Integer.MAX_VALUE);
-        return completed(table, inline.first().tasks(), List.of());
+        return completed(table, effective, inline.first().tasks(), List.of());
       }
       Preconditions.checkArgument(
           mode != CodecMode.RANGE_ONLY,
@@ -268,16 +268,19 @@ public final class ScanPlanningService {
               : Optional.of(List.of());
     }
     return planTasks.isPresent()
-        ? completed(table, sorted.subList(0, inline), planTasks.get())
-        : completed(table, sorted, List.of());
+        ? completed(table, effective, sorted.subList(0, inline), planTasks.get())
+        : completed(table, effective, sorted, List.of());
   }
 
   private static PlanTableScanResponse completed(
-      Table table, List<FileScanTask> tasks, List<String> planTasks) {
+      Table table,
+      PlanTableScanRequest effective,
+      List<FileScanTask> tasks,
+      List<String> planTasks) {
     PlanTableScanResponse.Builder response =
         PlanTableScanResponse.builder(table.specs())
             .withPlanStatus(PlanStatus.COMPLETED)
-            .withFileScanTasks(SharedResiduals.of(tasks));
+            .withFileScanTasks(SharedResiduals.of(tasks, effective.filter()));
     if (!planTasks.isEmpty()) {
       response.withPlanTasks(planTasks);
     }
@@ -306,8 +309,9 @@ public final class ScanPlanningService {
       return redeemFanOut(ident, table, spanned, caller, io);
     }
     List<FileScanTask> tasks;
+    PlanTableScanRequest effective;
     try {
-      PlanTableScanRequest effective = redeemedScan(caller, ident, table, planTask.scan());
+      effective = redeemedScan(caller, ident, table, planTask.scan());
       tasks =
           planTask instanceof RangePlanTask range
               ? redeemRange(table, range, effective, io)
@@ -315,7 +319,7 @@ public final class ScanPlanningService {
     } catch (ValidationException | IllegalArgumentException e) {
       throw rejected(RejectionReason.INVALID_SCAN, e.getMessage());
     }
-    return fetched(table, tasks, List.of());
+    return fetched(table, effective, tasks, List.of());
   }
 
   /**
@@ -331,9 +335,13 @@ public final class ScanPlanningService {
 
   /** The one place a {@code /tasks} response is built, for every plan-task kind. */
   private static FetchScanTasksResponse fetched(
-      Table table, List<FileScanTask> tasks, List<String> planTasks) {
+      Table table,
+      PlanTableScanRequest effective,
+      List<FileScanTask> tasks,
+      List<String> planTasks) {
     FetchScanTasksResponse.Builder response =
-        FetchScanTasksResponse.builder(table.specs()).withFileScanTasks(SharedResiduals.of(tasks));
+        FetchScanTasksResponse.builder(table.specs())
+            .withFileScanTasks(SharedResiduals.of(tasks, effective.filter()));
     if (!planTasks.isEmpty()) {
       response.withPlanTasks(planTasks);
     }
@@ -400,8 +408,9 @@ public final class ScanPlanningService {
     }
     List<FileScanTask> tasks;
     Optional<List<String>> children;
+    PlanTableScanRequest effective;
     try {
-      PlanTableScanRequest effective = redeemedScan(caller, ident, table, carried);
+      effective = redeemedScan(caller, ident, table, carried);
       FanOutPlanTasks fanOut = fanOut(planTask.table(), carried, planTask.width());
       if (planTask.space() == FanOutPlanTask.Space.OFFSETS) {
         List<FileScanTask> sorted = sortedPlan(table, effective, caller, io);
@@ -435,7 +444,7 @@ public final class ScanPlanningService {
     if (children.isEmpty()) {
       throw rejected(RejectionReason.UNKNOWN_SPAN, "span too large to hand out");
     }
-    return fetched(table, tasks, children.get());
+    return fetched(table, effective, tasks, children.get());
   }
 
   /** Fan-out children of a plan carrying {@code carried}, signed like every other plan task. */

@@ -28,8 +28,12 @@ import org.apache.iceberg.util.StructLikeWrapper;
 final class SharedResiduals {
   private SharedResiduals() {}
 
-  static List<FileScanTask> of(List<FileScanTask> tasks) {
-    if (tasks.size() < 2) {
+  /**
+   * @param filter the scan's filter, null for none: without one every residual is {@code true},
+   *     which Iceberg computes at no cost, so the tasks are passed through as planned
+   */
+  static List<FileScanTask> of(List<FileScanTask> tasks, Expression filter) {
+    if (tasks.size() < 2 || filter == null || filter.op() == Expression.Operation.TRUE) {
       return tasks;
     }
     Map<Integer, SpecResiduals> bySpec = new HashMap<>();
