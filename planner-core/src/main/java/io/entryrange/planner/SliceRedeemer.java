@@ -76,12 +76,13 @@ final class SliceRedeemer {
       long bodyStart = index.blockOffset(first);
       long bodyEnd = index.blockEnd(last);
       InputFile file = io.newInputFile(manifest);
-      if (index.avroLayout() != null && bodyEnd - bodyStart <= MAX_TRIMMED_BYTES) {
+      AvroLayout layout = index.avroLayout();
+      if (layout != null && bodyEnd - bodyStart <= MAX_TRIMMED_BYTES) {
         byte[] blocks = readBlocks(file, bodyStart, bodyEnd);
         slices.put(
             manifest.path(),
             TrimmedSlice.of(
-                manifest.path(), index, index.avroLayout(), first, blocks, from, range.end()));
+                manifest.path(), layout, blocks, index.firstEntry(first), from, range.end()));
         windows.put(manifest.path(), new Window(range.start(), range.end(), from));
         decoded.add(range.end() - from);
       } else {

@@ -38,26 +38,25 @@ final class TrimmedSlice {
   private TrimmedSlice() {}
 
   /**
-   * Trims the indexed blocks {@code first..last}, whose bytes are {@code blocks} (read from {@code
-   * index.blockOffset(first)} to {@code index.blockEnd(last)}), to entries {@code [from, end)}.
+   * Trims {@code blocks}, a run of whole Avro blocks of the manifest whose first entry is {@code
+   * blocksFirstEntry}, to entries {@code [from, end)}.
    *
    * @return the trimmed file, under the manifest's own location
-   * @throws DamagedManifestException if the blocks hold fewer entries than the index says
+   * @throws DamagedManifestException if the blocks end before entry {@code end} or are damaged
    */
   static InputFile of(
       String location,
-      ManifestBlockIndex index,
       AvroLayout layout,
-      int first,
       byte[] blocks,
+      long blocksFirstEntry,
       long from,
       long end) {
     Preconditions.checkArgument(
-        from >= index.firstEntry(first) && from < end, "Invalid trimmed range [%s, %s)", from, end);
+        from >= blocksFirstEntry && from < end, "Invalid trimmed range [%s, %s)", from, end);
     EntrySkipper skipper = layout.skipper();
     ByteArrayOutputStream kept = new ByteArrayOutputStream(blocks.length);
     BinaryDecoder decoder = null;
-    long position = index.firstEntry(first);
+    long position = blocksFirstEntry;
     try (DataFileReader<Object> reader =
         DataFileReader.openReader(
             new SeekableByteArrayInput(blocks),

@@ -77,7 +77,8 @@ class TrimmedSliceTest {
             index.blockOffset(first),
             index.blockEnd(last));
     InputFile trimmed =
-        TrimmedSlice.of(manifest.path(), index, index.avroLayout(), first, blocks, from, end);
+        TrimmedSlice.of(
+            manifest.path(), index.avroLayout(), blocks, index.firstEntry(first), from, end);
     List<String> kept = new ArrayList<>();
     try (DataFileStream<GenericRecord> entries = stream(trimmed)) {
       assertThat(entries.getMetaString("avro.codec")).isEqualTo("null");
@@ -119,7 +120,7 @@ class TrimmedSliceTest {
     long from = index.firstEntry(2);
     long end = index.firstEntry(3);
     assertThatThrownBy(
-            () -> TrimmedSlice.of(manifest.path(), index, index.avroLayout(), 2, blocks, from, end))
+            () -> TrimmedSlice.of(manifest.path(), index.avroLayout(), blocks, from, from, end))
         .isInstanceOf(DamagedManifestException.class)
         .hasMessageContaining(manifest.path());
   }
