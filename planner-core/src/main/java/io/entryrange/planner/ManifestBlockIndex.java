@@ -249,16 +249,24 @@ final class ManifestBlockIndex {
       return header;
     }
 
+    /**
+     * Fills the whole buffer, or up to the file's end: a stream may return a few KB per read (an
+     * S3 response body does), and a first fill shorter than the header would make {@link
+     * #consumedHeader} read it again, two more requests.
+     */
     private void fill() throws IOException {
       bufferStart += limit;
       next = 0;
       limit = 0;
-      while (limit == 0) {
-        int read = in.read(buffer, 0, buffer.length);
+      while (limit < buffer.length) {
+        int read = in.read(buffer, limit, buffer.length - limit);
         if (read < 0) {
-          throw new EOFException();
+          break;
         }
-        limit = read;
+        limit += read;
+      }
+      if (limit == 0) {
+        throw new EOFException();
       }
     }
 
