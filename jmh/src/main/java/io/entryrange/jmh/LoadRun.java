@@ -127,15 +127,24 @@ final class LoadRun {
               java.util.Locale.ROOT,
               "load %s %s clients=%d: %,d requests in %.1f s, %.0f/s, p50 %.2f ms, p99 %.2f ms, p99.9 %.2f ms, %d errors",
               strategy.label(), endpoint, clients, result.requests(), seconds, result.requestsPerSecond(),
-              result.p50Ms(), result.p99Ms(), result.p999Ms(), errors));
+              result.p50Ms(), result.p99Ms(), result.p999Ms(), errors)
+              + windows.stream()
+                  .map(Window::firstError)
+                  .filter(java.util.Objects::nonNull)
+                  .findFirst()
+                  .map(error -> ", first: " + error)
+                  .orElse(""));
       return result;
     } finally {
       pool.shutdownNow();
     }
   }
 
-  /** What one client thread saw in one window. */
-  private record Window(long[] latencies, long errors, long unanswered) {}
+  /**
+   * What one client thread saw in one window; {@code firstError} says what its first error was (a
+   * status and the start of the body, or the exception), null without errors.
+   */
+  private record Window(long[] latencies, long errors, long unanswered, String firstError) {}
 
   private List<Window> drive(
       ExecutorService pool, URI target, List<String> bodies, int clients, Duration length, int maxRequests, URI cancel) {
@@ -162,6 +171,7 @@ final class LoadRun {
     int answered = 0;
     long errors = 0;
     long unanswered = 0;
+    String firstError = null;
     while (System.nanoTime() < deadline) {
       long n = issued.getAndIncrement();
       if (n >= maxRequests) {
@@ -180,6 +190,7 @@ final class LoadRun {
       } catch (IOException e) {
         errors += 1;
         unanswered += 1;
+        firstError = firstError != null ? firstError : "no answer: " + e;
         continue;
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -191,11 +202,18 @@ final class LoadRun {
       latencies[answered++] = System.nanoTime() - start;
       if (response.statusCode() != 200) {
         errors += 1;
+        firstError = firstError != null ? firstError : errorOf(response);
       } else if (cancel != null && !cancelPlan(cancel, response.body())) {
         errors += 1;
+        firstError = firstError != null ? firstError : "plan cancel not answered";
       }
     }
-    return new Window(Arrays.copyOf(latencies, answered), errors, unanswered);
+    return new Window(Arrays.copyOf(latencies, answered), errors, unanswered, firstError);
+  }
+
+  private static String errorOf(HttpResponse<String> response) {
+    String body = response.body() == null ? "" : response.body();
+    return "status " + response.statusCode() + ": " + body.substring(0, Math.min(body.length(), 300));
   }
 
   /** Cancels the reference's plan state, untimed; false when the cancel got no answer. */
