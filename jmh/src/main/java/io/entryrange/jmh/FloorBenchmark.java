@@ -58,9 +58,9 @@ import org.openjdk.jmh.annotations.State;
  * the range's entries with a reader built once (projected to the fields a task carries, so column
  * stats are skipped, not built), builds a task for each live entry in the range with everything
  * derived per scan (schema and spec JSON, residual evaluator, one data-file builder) prepared
- * once, and serializes the response with Iceberg's parser. {@link #range()} redeems the same plan task through the service
- * and serializes its response the same way. The ratio range / floor is what per-call setup,
- * generality and Iceberg's reader cost above the floor.
+ * once, and serializes the response with Iceberg's parser. {@link #range()} redeems the same
+ * plan task through the service and serializes its response the same way. The ratio range /
+ * floor is what per-call setup, generality and Iceberg's reader cost above the floor.
  *
  * <p>The block offsets come from one walk of the manifest at setup, as range redemption's warm
  * block index does.
