@@ -2,12 +2,9 @@ package io.entryrange.planner;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.nio.ByteBuffer;
+import java.util.zip.DataFormatException;
 import org.apache.avro.AvroRuntimeException;
 import org.apache.avro.file.DataFileConstants;
-import org.apache.avro.file.DataFileReader;
-import org.apache.avro.file.SeekableByteArrayInput;
-import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.io.BinaryDecoder;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.DecoderFactory;
@@ -21,13 +18,18 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  * set to {@code null}, then one block holding exactly entries {@code [from, end)}.
  *
  * <p>Why: batches are cut from manifest-list counts, blind to Avro block boundaries, so a batch of
- * 100 entries usually overlaps one or two blocks of about 250. Handing whole blocks to Iceberg's
+ * 100 entries usually overlaps one or two blocks of about 190. Handing whole blocks to Iceberg's
  * reader decodes every entry in them into data files (2.7 entries decoded per entry kept over a
- * full scan) and the entry window then drops most of them. Here the blocks are inflated with
- * Avro's own codec, the entries before {@code from} are stepped over by a skipper compiled from
- * the writer schema ({@link EntrySkipper}: varints and lengths, no objects), and only the range's
- * bytes reach Iceberg's reader, which decodes each kept entry once. Nothing after {@code end} is
- * parsed.
+ * full scan) and the entry window then drops most of them. Here the entries before {@code from}
+ * are stepped over by a skipper compiled from the writer schema ({@link EntrySkipper}: varints and
+ * lengths, no objects), and only the range's bytes reach Iceberg's reader, which decodes each kept
+ * entry once.
+ *
+ * <p>Nothing after {@code end} is inflated: a deflate block (Iceberg's default codec) is inflated
+ * {@value #INFLATE_STEP} bytes at a time, only as far as the range's last entry, so the part of the
+ * last block after the range costs nothing. A range's cost then depends on where it starts inside
+ * its first block (those entries must be inflated and stepped over) but not on where it ends.
+ * Other codecs inflate whole blocks with Avro's own codec.
  *
  * <p>Iceberg's reader takes the header's Iceberg metadata (schema, spec, format version, content)
  * and Avro takes the codec, so the rewritten header changes nothing Iceberg derives; the
@@ -35,6 +37,9 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  * count from {@code from}.
  */
 final class TrimmedSlice {
+  /** Bytes inflated at a time from a deflate block, about 20 entries of a manifest with stats. */
+  static final int INFLATE_STEP = 8 << 10;
+
   private TrimmedSlice() {}
 
   /**
@@ -53,50 +58,99 @@ final class TrimmedSlice {
       long end) {
     Preconditions.checkArgument(
         from >= blocksFirstEntry && from < end, "Invalid trimmed range [%s, %s)", from, end);
-    EntrySkipper skipper = layout.skipper();
-    ByteArrayOutputStream kept = new ByteArrayOutputStream(blocks.length);
-    BinaryDecoder decoder = null;
+    ByteArrayOutputStream kept = new ByteArrayOutputStream(2 * blocks.length);
+    BinaryDecoder framing = DecoderFactory.get().binaryDecoder(blocks, null);
     long position = blocksFirstEntry;
-    try (DataFileReader<Object> reader =
-        DataFileReader.openReader(
-            new SeekableByteArrayInput(blocks),
-            new GenericDatumReader<>(),
-            layout.header(),
-            false)) {
+    try {
       while (position < end) {
-        if (!reader.hasNext()) {
+        int blockStart = blocks.length - framing.inputStream().available();
+        if (framing.isEnd()) {
           throw new DamagedManifestException(
               "Manifest has fewer entries than its block index, ended before entry "
                   + end
                   + ": "
                   + location);
         }
-        long blockEnd = position + reader.getBlockCount();
-        ByteBuffer block = reader.nextBlock();
+        long count = framing.readLong();
+        long size = framing.readLong();
+        int bodyStart = blocks.length - framing.inputStream().available();
+        if (count < 0
+            || size < 0
+            || size > blocks.length - bodyStart - DataFileConstants.SYNC_SIZE) {
+          throw new DamagedManifestException(
+              "Invalid manifest, block of " + count + " entries in " + size + " bytes: " + location);
+        }
+        int bodyEnd = bodyStart + (int) size;
+        if (!layout.isSync(blocks, bodyEnd)) {
+          throw new DamagedManifestException("Invalid manifest, bad sync marker: " + location);
+        }
+        framing.skipFixed((int) size + DataFileConstants.SYNC_SIZE);
+        long blockEnd = position + count;
         if (blockEnd > from) {
-          byte[] bytes = block.array();
-          int offset = block.arrayOffset() + block.position();
-          int length = block.remaining();
-          decoder = DecoderFactory.get().binaryDecoder(bytes, offset, length, decoder);
-          for (; position < from; position += 1) {
-            skipper.skip(decoder);
+          try (Inflation body =
+              Inflation.of(
+                  layout,
+                  blocks,
+                  blockStart,
+                  bodyStart,
+                  (int) size,
+                  bodyEnd + DataFileConstants.SYNC_SIZE)) {
+            keep(
+                layout.skipper(),
+                body,
+                position,
+                Math.max(from, position),
+                Math.min(end, blockEnd),
+                blockEnd,
+                kept);
           }
-          int start = offset + length - decoder.inputStream().available();
-          int keptEnd = offset + length;
-          if (end < blockEnd) {
-            for (; position < end; position += 1) {
-              skipper.skip(decoder);
-            }
-            keptEnd = offset + length - decoder.inputStream().available();
-          }
-          kept.write(bytes, start, keptEnd - start);
         }
         position = blockEnd;
       }
       return new InMemoryInputFile(location, file(layout.plainHeader(), end - from, kept));
-    } catch (IOException | AvroRuntimeException e) {
+    } catch (IOException | AvroRuntimeException | DataFormatException e) {
       throw new DamagedManifestException("Invalid manifest, damaged block: " + location, e);
     }
+  }
+
+  /**
+   * Copies entries {@code [keepFrom, keepEnd)} of a block whose entries are {@code [first, last)}
+   * to {@code kept}, stepping over the ones before and inflating only as far as needed.
+   */
+  private static void keep(
+      EntrySkipper skipper,
+      Inflation body,
+      long first,
+      long keepFrom,
+      long keepEnd,
+      long last,
+      ByteArrayOutputStream kept)
+      throws IOException, DataFormatException {
+    int start = skip(skipper, body, body.start(), keepFrom - first);
+    int stop;
+    if (keepEnd == last) {
+      body.inflateAll();
+      stop = body.limit();
+    } else {
+      stop = skip(skipper, body, start, keepEnd - keepFrom);
+    }
+    kept.write(body.bytes(), start, stop - start);
+  }
+
+  /** Where the {@code entries} entries after byte {@code at} of the inflated body end. */
+  private static int skip(EntrySkipper skipper, Inflation body, int at, long entries)
+      throws IOException, DataFormatException {
+    int position = at;
+    for (long i = 0; i < entries; ) {
+      int next = skipper.skip(body.bytes(), position, body.limit());
+      if (next != EntrySkipper.NEEDS_MORE) {
+        position = next;
+        i += 1;
+      } else if (!body.inflateMore()) {
+        throw new IOException("Block ended inside an entry, at inflated byte " + position);
+      }
+    }
+    return position;
   }
 
   private static byte[] file(byte[] plainHeader, long count, ByteArrayOutputStream entries)
