@@ -39,30 +39,38 @@ final class CostProbe {
     this.warehouse = warehouse;
   }
 
+  /**
+   * What redeeming {@code batch} costs on a warm replica (a cold one's delete indexes for {@code
+   * range-cold}); for a "spread" batch, the mean over its plan tasks, rounded down.
+   */
   Measurement.Cost redemption(int planSize, Layout layout, Strategy strategy, Batch batch) {
     PlanServer server = PlanServer.open(warehouse, planSize, layout, strategy, Storage.LOCAL);
     PlanServer.Plan plan = server.plan();
-    List<String> planTasks = server.allPlanTasks(plan);
-    String planTask = planTasks.get(batch.indexAmong(planTasks.size()));
-    server.fetch(planTask);
+    List<String> planTasks = batch.of(server.allPlanTasks(plan));
+    planTasks.forEach(server::fetch);
     server.io().reset();
-    if (strategy == Strategy.RANGE_COLD) {
-      server.clearDeleteIndexes();
+    for (String planTask : planTasks) {
+      if (strategy == Strategy.RANGE_COLD) {
+        server.clearDeleteIndexes();
+      }
+      server.fetch(planTask);
     }
-    server.fetch(planTask);
     IoCost io = server.io().total();
     server.release(plan);
     long entries =
         switch (strategy) {
-          case RANGE -> rangeEntries(server.table(), List.of(planTask));
+          case RANGE -> rangeEntries(server.table(), planTasks);
           case RANGE_COLD ->
-              rangeEntries(server.table(), List.of(planTask)) + deleteEntries(server.table());
-          case OFFSET, OFFSET_FAN_OUT -> manifestEntries(server.table());
+              rangeEntries(server.table(), planTasks) + planTasks.size() * deleteEntries(server.table());
+          case OFFSET, OFFSET_FAN_OUT -> planTasks.size() * manifestEntries(server.table());
           case OFFSET_CACHED, REFERENCE -> 0;
           case FAN_OUT, CLIENT_LOCAL ->
               throw new IllegalArgumentException("Invalid strategy: " + strategy);
         };
-    return new Measurement.Cost(io.bytesRead(), io.filesOpened(), entries, utf8Bytes(planTask));
+    long tokenBytes = planTasks.stream().mapToLong(CostProbe::utf8Bytes).sum();
+    int count = planTasks.size();
+    return new Measurement.Cost(
+        io.bytesRead() / count, io.filesOpened() / count, entries / count, tokenBytes / count);
   }
 
   Measurement.Cost plan(int planSize, Layout layout, Strategy strategy) {

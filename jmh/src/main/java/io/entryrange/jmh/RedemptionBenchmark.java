@@ -16,7 +16,8 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * Time to redeem one plan task, on a replica that made the plan and has redeemed this plan task
  * once before: caches are as warm as they get, so what remains is each design's inherent cost
- * (re-planning for offset, reading a slice for range, a map lookup for the reference).
+ * (re-planning for offset, reading a slice for range, a map lookup for the reference). A "spread"
+ * batch ({@link Batch#SPREAD}) redeems its plan tasks in turn, each warmed once in setup.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -25,20 +26,20 @@ public class RedemptionBenchmark extends BenchmarkTable {
   @Param({"range", "offset", "offset-cached", "reference"})
   public String strategy;
 
-  @Param({"first", "middle", "last"})
+  @Param({"first", "middle", "last", "spread"})
   public String batch;
 
   private PlanServer server;
   private PlanServer.Plan plan;
-  private String planTask;
+  private List<String> planTasks;
+  private int next;
 
   @Setup(Level.Trial)
   public void setUp() {
     server = open(Strategy.of(strategy));
     plan = server.plan();
-    List<String> planTasks = server.allPlanTasks(plan);
-    planTask = planTasks.get(Batch.of(batch).indexAmong(planTasks.size()));
-    server.fetch(planTask);
+    planTasks = Batch.of(batch).of(server.allPlanTasks(plan));
+    planTasks.forEach(server::fetch);
   }
 
   PlanServer server() {
@@ -50,8 +51,11 @@ public class RedemptionBenchmark extends BenchmarkTable {
     server.release(plan);
   }
 
+  /** Redeems the batch's plan task, or the next of its plan tasks for a "spread" batch. */
   @Benchmark
   public PlanServer.Fetched redeem() {
+    String planTask = planTasks.get(next);
+    next = next + 1 == planTasks.size() ? 0 : next + 1;
     return server.fetch(planTask);
   }
 }

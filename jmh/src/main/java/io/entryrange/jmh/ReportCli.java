@@ -246,7 +246,7 @@ public final class ReportCli implements Callable<Integer> {
     ChainedOptionsBuilder options =
         new OptionsBuilder()
             .include("^" + Pattern.quote(run.benchmark().getName()) + "\\.")
-            .forks(1)
+            .forks(timing.forks())
             .jvmArgsAppend("-Xmx6g", "-Djava.awt.headless=true")
             .addProfiler(GCProfiler.class)
             .warmupIterations(singleShot ? config.singleShotWarmups() : timing.warmups())

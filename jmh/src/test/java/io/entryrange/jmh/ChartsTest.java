@@ -41,7 +41,9 @@ class ChartsTest {
             "redemption-time-large-manifests-local-last.png",
             "redemption-bytes-large-manifests-first.png",
             "redemption-bytes-large-manifests-middle.png",
-            "redemption-bytes-large-manifests-last.png");
+            "redemption-bytes-large-manifests-last.png",
+            "redemption-time-large-manifests-local-spread.png",
+            "redemption-bytes-large-manifests-spread.png");
     for (Path chart : charts) {
       byte[] bytes = Files.readAllBytes(chart);
       assertThat(bytes.length).isGreaterThan(1000);
