@@ -228,10 +228,13 @@ public final class ReportCli implements Callable<Integer> {
                 config.forks(),
                 started,
                 start);
-        new Runner(options(config, run, tables, result), progress).run();
+        List<JsonNode> rounds = new ArrayList<>();
+        for (int round = 0; round < config.timing(run).forks(); round += 1) {
+          new Runner(options(config, run, tables, result), progress).run();
+          rounds.add(JSON.readTree(result.toFile()));
+        }
         started = progress.started();
-        JsonNode results = JSON.readTree(result.toFile());
-        results.forEach(all::add);
+        ForkRounds.merge(rounds).forEach(all::add);
       }
     } finally {
       Files.deleteIfExists(result);
@@ -246,7 +249,7 @@ public final class ReportCli implements Callable<Integer> {
     ChainedOptionsBuilder options =
         new OptionsBuilder()
             .include("^" + Pattern.quote(run.benchmark().getName()) + "\\.")
-            .forks(timing.forks())
+            .forks(1)
             .jvmArgsAppend("-Xmx6g", "-Djava.awt.headless=true")
             .addProfiler(GCProfiler.class)
             .warmupIterations(singleShot ? config.singleShotWarmups() : timing.warmups())

@@ -174,10 +174,10 @@ record ReportConfig(
 
   /**
    * Forks of merge-on-read range alone, whose N = 100,000 figure is compared with its N = 1,000
-   * one. Why: on this 2-core machine one fork's steady state differs from the next one's by up to
-   * a third (the same spread batch at N = 1,000, 3 forks of 8 x 1 s warmup: 0.79, 0.92 and 1.22
-   * ms), so a ratio of two single forks measures which JIT state each fork reached; JMH averages
-   * the forks' iterations into one score.
+   * one, run as that many rounds of one fork per plan size ({@link ForkRounds}). Why: on this
+   * 2-core machine one fork's steady state differs from the next one's by up to a third (the same
+   * spread batch at N = 1,000, 3 forks of 8 x 1 s warmup: 0.79, 0.92 and 1.22 ms), so a ratio of
+   * two single forks measures which JIT state each fork reached.
    */
   static final int STEADY_FORKS = 3;
 
@@ -220,7 +220,7 @@ record ReportConfig(
   }
 
   int forks() {
-    return runs.stream().mapToInt(JmhRun::forks).sum();
+    return runs.stream().mapToInt(run -> run.forks() * timing(run).forks()).sum();
   }
 
   private static JmhRun redemption(
