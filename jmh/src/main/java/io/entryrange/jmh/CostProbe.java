@@ -57,20 +57,20 @@ final class CostProbe {
     }
     IoCost io = server.io().total();
     server.release(plan);
+    int count = planTasks.size();
     long entries =
         switch (strategy) {
-          case RANGE -> rangeEntries(server.table(), planTasks);
+          case RANGE -> rangeEntries(server.table(), planTasks) / count;
           case RANGE_COLD ->
-              rangeEntries(server.table(), planTasks) + planTasks.size() * deleteEntries(server.table());
-          case OFFSET, OFFSET_FAN_OUT -> planTasks.size() * manifestEntries(server.table());
+              rangeEntries(server.table(), planTasks) / count + deleteEntries(server.table());
+          case OFFSET, OFFSET_FAN_OUT -> manifestEntries(server.table());
           case OFFSET_CACHED, REFERENCE -> 0;
           case FAN_OUT, CLIENT_LOCAL ->
               throw new IllegalArgumentException("Invalid strategy: " + strategy);
         };
     long tokenBytes = planTasks.stream().mapToLong(CostProbe::utf8Bytes).sum();
-    int count = planTasks.size();
     return new Measurement.Cost(
-        io.bytesRead() / count, io.filesOpened() / count, entries / count, tokenBytes / count);
+        io.bytesRead() / count, io.filesOpened() / count, entries, tokenBytes / count);
   }
 
   Measurement.Cost plan(int planSize, Layout layout, Strategy strategy) {

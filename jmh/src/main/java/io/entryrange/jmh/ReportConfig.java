@@ -152,15 +152,14 @@ record ReportConfig(
    * floor's smaller path had settled, so those ratios measured warm-up, not work.
    */
   Timing timing(JmhRun run) {
-    boolean comparedWithItself =
-        Measurement.FLOOR.equals(run.kind())
-            || (Measurement.REDEMPTION.equals(run.kind())
-                && run.layout().isMergeOnRead()
-                && run.strategies().equals(List.of(Strategy.RANGE)));
     boolean mergeOnReadRange =
-        comparedWithItself && !Measurement.FLOOR.equals(run.kind()) && !"smoke".equals(name);
-    int forks = mergeOnReadRange ? STEADY_FORKS : 1;
-    if (comparedWithItself && warmupIterations < STEADY_WARMUPS && !"smoke".equals(name)) {
+        Measurement.REDEMPTION.equals(run.kind())
+            && run.layout().isMergeOnRead()
+            && run.strategies().equals(List.of(Strategy.RANGE));
+    boolean steady =
+        (mergeOnReadRange || Measurement.FLOOR.equals(run.kind())) && !"smoke".equals(name);
+    int forks = steady && mergeOnReadRange ? STEADY_FORKS : 1;
+    if (steady && warmupIterations < STEADY_WARMUPS) {
       return new Timing(STEADY_WARMUPS, TimeValue.seconds(1), 3, TimeValue.seconds(1), forks);
     }
     if (run.layout().isMergeOnRead() && !"full".equals(name)) {
