@@ -249,7 +249,7 @@ public final class ScanPlanningService {
       PlanTableScanRequest effective,
       String caller,
       FileIO io) {
-    List<FileScanTask> sorted = sortedPlan(table, effective, caller, io);
+    List<FileScanTask> sorted = sortedPlan(ident, table, effective, caller, io);
     int inline = batchSize == 0 ? sorted.size() : Math.min(batchSize, sorted.size());
     Optional<List<String>> planTasks;
     if (fanOutWidth == 0) {
@@ -315,7 +315,7 @@ public final class ScanPlanningService {
       tasks =
           planTask instanceof RangePlanTask range
               ? redeemRange(table, range, effective, io)
-              : redeemOffset(table, (OffsetPlanTask) planTask, effective, caller, io);
+              : redeemOffset(ident, table, (OffsetPlanTask) planTask, effective, caller, io);
     } catch (ValidationException | IllegalArgumentException e) {
       throw rejected(RejectionReason.INVALID_SCAN, e.getMessage());
     }
@@ -413,7 +413,7 @@ public final class ScanPlanningService {
       effective = redeemedScan(caller, ident, table, carried);
       FanOutPlanTasks fanOut = fanOut(planTask.table(), carried, planTask.width());
       if (planTask.space() == FanOutPlanTask.Space.OFFSETS) {
-        List<FileScanTask> sorted = sortedPlan(table, effective, caller, io);
+        List<FileScanTask> sorted = sortedPlan(ident, table, effective, caller, io);
         checkSpan(planTask, sorted.size());
         EntrySpan span = planTask.span();
         int start = Math.toIntExact(span.start());
@@ -479,6 +479,7 @@ public final class ScanPlanningService {
   }
 
   private List<FileScanTask> redeemOffset(
+      TableIdentifier ident,
       Table table,
       OffsetPlanTask planTask,
       PlanTableScanRequest effective,
@@ -487,7 +488,7 @@ public final class ScanPlanningService {
     if (effective.snapshotId() != null && table.snapshot(effective.snapshotId()) == null) {
       throw rejected(RejectionReason.SNAPSHOT_GONE, "snapshot no longer exists");
     }
-    List<FileScanTask> sorted = sortedPlan(table, effective, caller, io);
+    List<FileScanTask> sorted = sortedPlan(ident, table, effective, caller, io);
     if (planTask.offset() >= sorted.size()) {
       throw rejected(RejectionReason.OFFSET_PAST_END, "offset past the end of the plan");
     }
@@ -496,13 +497,18 @@ public final class ScanPlanningService {
   }
 
   private List<FileScanTask> sortedPlan(
-      Table table, PlanTableScanRequest effective, String caller, FileIO io) {
+      TableIdentifier ident,
+      Table table,
+      PlanTableScanRequest effective,
+      String caller,
+      FileIO io) {
     if (planCache == null) {
       metrics.fullPlan();
       return OffsetPlanner.sortedPlan(table, effective, io, planningPool);
     }
     return planCache.get(
-        table.uuid(),
+        ident,
+        table,
         effective,
         caller,
         () -> {
