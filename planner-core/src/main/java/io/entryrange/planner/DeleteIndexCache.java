@@ -4,8 +4,6 @@ import com.github.benmanes.caffeine.cache.AsyncCache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.stats.CacheStats;
 import java.util.List;
-import java.util.Set;
-import java.util.TreeSet;
 import org.apache.iceberg.EntryRangeBridge;
 import org.apache.iceberg.EntryRangeBridge.DeleteIndex;
 import org.apache.iceberg.ManifestFile;
@@ -21,9 +19,10 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  *
  * <p>Why it is safe: the index is a function of the delete manifests (immutable files, named by
  * path and length), of how the scan prunes them (filter, case sensitivity) and of how it binds
- * them (the scan's schema, and the table's schema and spec ids, which only ever grow and never
- * change meaning). The key holds exactly those, so an entry never goes stale; a cold node builds
- * the same index. Scans come from {@link ScanRequests#toScan}, which never ignores residuals, so
+ * them (the scan's schema, and the table's schemas and specs). The key holds the table's {@link
+ * TableKey} (so the metadata file those schemas and specs were read from, and never another
+ * table's), the delete manifests, the filter, case sensitivity and the scan's schema id, so an
+ * entry never goes stale nor serves another table; a cold node builds the same index. Scans come from {@link ScanRequests#toScan}, which never ignores residuals, so
  * that setting is not part of the key.
  *
  * <p>Thread-safe. Concurrent misses on one key build its index once, on the calling thread and
@@ -69,28 +68,24 @@ public final class DeleteIndexCache {
     }
     Key key =
         new Key(
-            table.uuid().toString(),
+            TableKey.of(table),
             deleteManifests.stream().map(m -> m.length() + ":" + m.path()).sorted().toList(),
             ExpressionParser.toJson(scan.filter()),
             scan.isCaseSensitive(),
-            scan.schema().schemaId(),
-            new TreeSet<>(table.schemas().keySet()),
-            new TreeSet<>(table.specs().keySet()));
+            scan.schema().schemaId());
     return AsyncLoads.get(
         indexes, key, () -> EntryRangeBridge.deleteIndex(scan, io, deleteManifests));
   }
 
   /** What a delete index depends on; see the class comment. */
   private record Key(
-      String tableUuid,
+      TableKey table,
       List<String> deleteManifests,
       String filterJson,
       boolean caseSensitive,
-      int scanSchemaId,
-      Set<Integer> schemaIds,
-      Set<Integer> specIds) {
+      int scanSchemaId) {
     long weight() {
-      long bytes = 128 + 2L * filterJson.length() + 16L * (schemaIds.size() + specIds.size());
+      long bytes = 256 + 2L * filterJson.length();
       for (String manifest : deleteManifests) {
         bytes += 48 + 2L * manifest.length();
       }

@@ -107,7 +107,12 @@ public final class EntryRangePlanner {
     PlanBatch firstBatch = space.batchAt(0, space.size(), cut);
     RedeemedBatch first =
         redeemer.redeem(
-            scan, manifests, firstBatch, io, deleteIndexes.deleteIndex(table, scan, manifests, io));
+            TableKey.of(table),
+            scan,
+            manifests,
+            firstBatch,
+            io,
+            deleteIndexes.deleteIndex(table, scan, manifests, io));
     return new RangePlan(
         pinned, Optional.empty(), Optional.of(firstBatch), first, Optional.of(space), cut);
   }
@@ -127,10 +132,10 @@ public final class EntryRangePlanner {
       throw new InvalidBatchException("Table cannot be planned by entry ranges: " + table.name());
     }
     return spaces.get(
-        table.uuid(),
+        TableKey.of(table),
         snapshot.snapshotId(),
         scan,
-        () -> pruned(scan, redeemable(pinned, indexes.manifests(snapshot, io))));
+        () -> pruned(scan, redeemable(pinned, indexes.manifests(table, snapshot, io))));
   }
 
   /**
@@ -161,7 +166,10 @@ public final class EntryRangePlanner {
 
   private EntrySpace cachedSpace(Table table, TableScan scan, SnapshotManifests manifests) {
     return spaces.get(
-        table.uuid(), manifests.snapshot().snapshotId(), scan, () -> pruned(scan, manifests));
+        TableKey.of(table),
+        manifests.snapshot().snapshotId(),
+        scan,
+        () -> pruned(scan, manifests));
   }
 
   private static EntrySpace pruned(TableScan scan, SnapshotManifests manifests) {
@@ -204,7 +212,7 @@ public final class EntryRangePlanner {
     }
     Snapshot snapshot = table.snapshot(pinned.snapshotId());
     Preconditions.checkArgument(snapshot != null, "Invalid snapshot id: %s", pinned.snapshotId());
-    return Optional.of(indexes.manifests(snapshot, io));
+    return Optional.of(indexes.manifests(table, snapshot, io));
   }
 
   /**
@@ -218,13 +226,18 @@ public final class EntryRangePlanner {
   public RedeemedBatch redeem(
       Table table, PlanTableScanRequest pinned, PlanBatch batch, FileIO io) {
     Snapshot snapshot = pinnedSnapshot(table, pinned);
-    SnapshotManifests manifests = redeemable(pinned, indexes.manifests(snapshot, io));
+    SnapshotManifests manifests = redeemable(pinned, indexes.manifests(table, snapshot, io));
     batch.ranges().forEach(manifests::checkedManifest);
     TableScan scan = ScanRequests.toScan(table, pinned);
     if (!EntryRangeBridge.supports(scan)) {
       throw new InvalidBatchException("Table cannot be planned by entry ranges: " + table.name());
     }
     return redeemer.redeem(
-        scan, manifests, batch, io, deleteIndexes.deleteIndex(table, scan, manifests, io));
+        TableKey.of(table),
+        scan,
+        manifests,
+        batch,
+        io,
+        deleteIndexes.deleteIndex(table, scan, manifests, io));
   }
 }

@@ -2,7 +2,6 @@ package io.entryrange.planner;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import java.util.UUID;
 import java.util.function.Supplier;
 import org.apache.iceberg.TableScan;
 import org.apache.iceberg.expressions.ExpressionParser;
@@ -14,8 +13,9 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  *
  * <p>Why a cache is safe here: a snapshot's manifest list never changes, and the pruning depends
  * only on it, the table's partition specs (immutable per id) and the scan's filter and case
- * sensitivity, which together are the key. A cold node builds the same space. Weighed by the
- * manifests a space holds.
+ * sensitivity. The key holds the table's {@link TableKey} (so the metadata file the snapshot and
+ * specs were read from), the snapshot id and the scan's filter and case sensitivity. A cold node
+ * builds the same space. Weighed by the manifests a space holds.
  *
  * <p>Thread-safe. Concurrent misses on one key build the space once.
  */
@@ -43,11 +43,11 @@ public final class EntrySpaceCache {
     spaces.invalidateAll();
   }
 
-  EntrySpace get(UUID table, long snapshotId, TableScan scan, Supplier<EntrySpace> build) {
+  EntrySpace get(TableKey table, long snapshotId, TableScan scan, Supplier<EntrySpace> build) {
     Key key =
         new Key(table, snapshotId, ExpressionParser.toJson(scan.filter()), scan.isCaseSensitive());
     return spaces.get(key, ignored -> build.get());
   }
 
-  private record Key(UUID table, long snapshotId, String filter, boolean caseSensitive) {}
+  private record Key(TableKey table, long snapshotId, String filter, boolean caseSensitive) {}
 }

@@ -12,6 +12,7 @@ import org.apache.iceberg.EntryRangeBridge;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
@@ -23,7 +24,11 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  *
  * <p>Why a cache is safe here: a manifest path names immutable bytes, so an entry never goes stale
  * and no replica needs another's. It only saves work; a cold replica computes the same values.
- * Keys include the manifest length as a guard against a path being reused for other bytes.
+ * Keys include the manifest length as a guard against a path being reused for other bytes, and the
+ * table that reached the file ({@link TableKey#anyVersion()}), so a table whose metadata names
+ * another table's path (a commit a writable catalog let through, a path reused for other bytes)
+ * never gets, nor leaves, an entry the other table reads. A manifest list is keyed by the full
+ * {@link TableKey}, metadata file included, since the snapshot it is read from is that metadata's.
  *
  * <p>Thread-safe. Concurrent misses on one manifest compute its index once, on the calling thread
  * and outside the cache's map ({@link AsyncLoads}), so a slow header walk over an object store
@@ -33,9 +38,9 @@ public final class ManifestIndexCache {
   /** Default bound: about 64 MiB of block indexes and headers. */
   public static final long DEFAULT_MAX_WEIGHT_BYTES = 64L << 20;
 
-  private final AsyncCache<String, ManifestBlockIndex> blockIndexes;
-  private final AsyncCache<String, long[]> rowIdOffsets;
-  private final AsyncCache<String, SnapshotManifests> manifestLists;
+  private final AsyncCache<FileKey, ManifestBlockIndex> blockIndexes;
+  private final AsyncCache<FileKey, long[]> rowIdOffsets;
+  private final AsyncCache<ListKey, SnapshotManifests> manifestLists;
 
   public ManifestIndexCache() {
     this(DEFAULT_MAX_WEIGHT_BYTES);
@@ -46,19 +51,19 @@ public final class ManifestIndexCache {
     this.blockIndexes =
         Caffeine.newBuilder()
             .maximumWeight(maxWeightBytes)
-            .<String, ManifestBlockIndex>weigher((key, index) -> index.weight())
+            .<FileKey, ManifestBlockIndex>weigher((key, index) -> index.weight())
             .recordStats()
             .buildAsync();
     this.rowIdOffsets =
         Caffeine.newBuilder()
             .maximumWeight(maxWeightBytes / 4)
-            .<String, long[]>weigher((key, offsets) -> 8 * offsets.length + 32)
+            .<FileKey, long[]>weigher((key, offsets) -> 8 * offsets.length + 32)
             .recordStats()
             .buildAsync();
     this.manifestLists =
         Caffeine.newBuilder()
             .maximumWeight(maxWeightBytes / 4)
-            .<String, SnapshotManifests>weigher((key, manifests) -> manifests.weight())
+            .<ListKey, SnapshotManifests>weigher((key, manifests) -> manifests.weight())
             .recordStats()
             .buildAsync();
   }
@@ -104,20 +109,22 @@ public final class ManifestIndexCache {
    * The manifest list's location names immutable bytes, like a manifest path; a v1 snapshot
    * without a manifest list is read directly.
    */
-  SnapshotManifests manifests(Snapshot snapshot, FileIO io) {
+  SnapshotManifests manifests(Table table, Snapshot snapshot, FileIO io) {
     String list = snapshot.manifestListLocation();
     if (list == null) {
       return SnapshotManifests.load(snapshot, io);
     }
     return AsyncLoads.get(
         manifestLists,
-        snapshot.snapshotId() + ":" + list,
+        new ListKey(TableKey.of(table), snapshot.snapshotId(), list),
         () -> SnapshotManifests.load(snapshot, io));
   }
 
-  ManifestBlockIndex blockIndex(ManifestFile manifest, FileIO io) {
+  ManifestBlockIndex blockIndex(TableKey table, ManifestFile manifest, FileIO io) {
     return AsyncLoads.get(
-        blockIndexes, key(manifest), () -> ManifestBlockIndex.read(io.newInputFile(manifest)));
+        blockIndexes,
+        FileKey.of(table, manifest),
+        () -> ManifestBlockIndex.read(io.newInputFile(manifest)));
   }
 
   /**
@@ -126,6 +133,7 @@ public final class ManifestIndexCache {
    * adds the entries it decoded to {@code decoded} when this call is the one that computed them.
    */
   long[] rowIdOffsets(
+      TableKey table,
       ManifestFile manifest,
       ManifestBlockIndex index,
       FileIO io,
@@ -133,7 +141,7 @@ public final class ManifestIndexCache {
       LongAdder decoded) {
     return AsyncLoads.get(
         rowIdOffsets,
-        key(manifest),
+        FileKey.of(table, manifest),
         () -> computeRowIdOffsets(manifest, index, io, specs, decoded));
   }
 
@@ -167,7 +175,13 @@ public final class ManifestIndexCache {
     return offsets;
   }
 
-  private static String key(ManifestFile manifest) {
-    return manifest.length() + ":" + manifest.path();
+  /** A manifest as one table reached it, whatever metadata file it was reached through. */
+  private record FileKey(TableKey table, long length, String path) {
+    static FileKey of(TableKey table, ManifestFile manifest) {
+      return new FileKey(table.anyVersion(), manifest.length(), manifest.path());
+    }
   }
+
+  /** A snapshot's manifest list, as read through one metadata file of one table. */
+  private record ListKey(TableKey table, long snapshotId, String location) {}
 }

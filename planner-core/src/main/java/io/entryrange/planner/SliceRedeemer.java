@@ -46,6 +46,7 @@ final class SliceRedeemer {
    * snapshot's delete manifests for this scan ({@link DeleteIndex#NONE} without any).
    */
   RedeemedBatch redeem(
+      TableKey table,
       TableScan scan,
       SnapshotManifests manifests,
       PlanBatch batch,
@@ -57,7 +58,7 @@ final class SliceRedeemer {
     List<ManifestFile> sliced = new ArrayList<>();
     for (EntryRange range : batch.ranges()) {
       ManifestFile manifest = manifests.checkedManifest(range);
-      ManifestBlockIndex index = indexes.blockIndex(manifest, io);
+      ManifestBlockIndex index = indexes.blockIndex(table, manifest, io);
       if (index.entryCount() != SnapshotManifests.entryCount(manifest)) {
         throw new DamagedManifestException(
             "Manifest list counts disagree with the manifest's blocks: " + manifest.path());
@@ -67,7 +68,8 @@ final class SliceRedeemer {
       Long firstRowId = manifest.firstRowId();
       if (firstRowId != null) {
         long[] offsets =
-            indexes.rowIdOffsets(manifest, index, io, EntryRangeBridge.specs(scan), decoded);
+            indexes.rowIdOffsets(
+                table, manifest, index, io, EntryRangeBridge.specs(scan), decoded);
         firstRowId += offsets[first];
       }
       sliced.add(new SlicedManifest(manifest, firstRowId));

@@ -76,7 +76,7 @@ class SliceCostTest {
 
     RedeemedBatch cold = planner.redeem(table, pinned(), batch(ENTRIES - 100, ENTRIES), io);
 
-    ManifestBlockIndex index = cache.blockIndex(manifest, io);
+    ManifestBlockIndex index = cache.blockIndex(TableKey.of(table), manifest, io);
     long largestBlock = 0;
     for (int block = 0; block < index.blockCount(); block += 1) {
       largestBlock = Math.max(largestBlock, index.entriesIn(block, block));

@@ -172,11 +172,11 @@ public final class ScanPlanningService {
                                     .entries(plan.space().get(), plan.cut(), rest))
                         .orElse(Optional.of(List.of())));
         if (planTasks.isPresent()) {
-          return completed(table, effective, plan.first().tasks(), planTasks.get());
+          return completed(table, requested, effective, plan.first().tasks(), planTasks.get());
         }
         RangePlan inline =
             planner.plan(table, plan.request(), io, Integer.MAX_VALUE, Integer.MAX_VALUE);
-        return completed(table, effective, inline.first().tasks(), List.of());
+        return completed(table, requested, effective, inline.first().tasks(), List.of());
       }
       Preconditions.checkArgument(
           mode != CodecMode.RANGE_ONLY,
@@ -249,7 +249,7 @@ public final class ScanPlanningService {
       PlanTableScanRequest effective,
       String caller,
       FileIO io) {
-    List<FileScanTask> sorted = sortedPlan(table, effective, caller, io);
+    List<FileScanTask> sorted = sortedPlan(ident, table, effective, caller, io);
     int inline = batchSize == 0 ? sorted.size() : Math.min(batchSize, sorted.size());
     Optional<List<String>> planTasks;
     if (fanOutWidth == 0) {
@@ -268,19 +268,20 @@ public final class ScanPlanningService {
               : Optional.of(List.of());
     }
     return planTasks.isPresent()
-        ? completed(table, effective, sorted.subList(0, inline), planTasks.get())
-        : completed(table, effective, sorted, List.of());
+        ? completed(table, pinned, effective, sorted.subList(0, inline), planTasks.get())
+        : completed(table, pinned, effective, sorted, List.of());
   }
 
   private static PlanTableScanResponse completed(
       Table table,
+      PlanTableScanRequest carried,
       PlanTableScanRequest effective,
       List<FileScanTask> tasks,
       List<String> planTasks) {
     PlanTableScanResponse.Builder response =
         PlanTableScanResponse.builder(table.specs())
             .withPlanStatus(PlanStatus.COMPLETED)
-            .withFileScanTasks(SharedResiduals.of(tasks, effective.filter()));
+            .withFileScanTasks(permitted(table, carried, effective, tasks));
     if (!planTasks.isEmpty()) {
       response.withPlanTasks(planTasks);
     }
@@ -315,11 +316,11 @@ public final class ScanPlanningService {
       tasks =
           planTask instanceof RangePlanTask range
               ? redeemRange(table, range, effective, io)
-              : redeemOffset(table, (OffsetPlanTask) planTask, effective, caller, io);
+              : redeemOffset(ident, table, (OffsetPlanTask) planTask, effective, caller, io);
     } catch (ValidationException | IllegalArgumentException e) {
       throw rejected(RejectionReason.INVALID_SCAN, e.getMessage());
     }
-    return fetched(table, effective, tasks, List.of());
+    return fetched(table, planTask.scan(), effective, tasks, List.of());
   }
 
   /**
@@ -333,15 +334,31 @@ public final class ScanPlanningService {
     return effectiveScan(caller, ident, table, carried);
   }
 
+  /**
+   * The tasks a response carries, for every plan-task kind and inline tasks alike: residuals
+   * shared ({@link SharedResiduals}), and, when the {@link ScanPolicy} narrowed the carried scan,
+   * the delete files held to the stats the data files are held to ({@link DeleteFileStats}), so
+   * the policy covers every file a response carries.
+   */
+  private static List<FileScanTask> permitted(
+      Table table,
+      PlanTableScanRequest carried,
+      PlanTableScanRequest effective,
+      List<FileScanTask> tasks) {
+    List<FileScanTask> shared = SharedResiduals.of(tasks, effective.filter());
+    return effective == carried ? shared : DeleteFileStats.narrowed(shared, table, effective);
+  }
+
   /** The one place a {@code /tasks} response is built, for every plan-task kind. */
   private static FetchScanTasksResponse fetched(
       Table table,
+      PlanTableScanRequest carried,
       PlanTableScanRequest effective,
       List<FileScanTask> tasks,
       List<String> planTasks) {
     FetchScanTasksResponse.Builder response =
         FetchScanTasksResponse.builder(table.specs())
-            .withFileScanTasks(SharedResiduals.of(tasks, effective.filter()));
+            .withFileScanTasks(permitted(table, carried, effective, tasks));
     if (!planTasks.isEmpty()) {
       response.withPlanTasks(planTasks);
     }
@@ -413,7 +430,7 @@ public final class ScanPlanningService {
       effective = redeemedScan(caller, ident, table, carried);
       FanOutPlanTasks fanOut = fanOut(planTask.table(), carried, planTask.width());
       if (planTask.space() == FanOutPlanTask.Space.OFFSETS) {
-        List<FileScanTask> sorted = sortedPlan(table, effective, caller, io);
+        List<FileScanTask> sorted = sortedPlan(ident, table, effective, caller, io);
         checkSpan(planTask, sorted.size());
         EntrySpan span = planTask.span();
         int start = Math.toIntExact(span.start());
@@ -444,7 +461,7 @@ public final class ScanPlanningService {
     if (children.isEmpty()) {
       throw rejected(RejectionReason.UNKNOWN_SPAN, "span too large to hand out");
     }
-    return fetched(table, effective, tasks, children.get());
+    return fetched(table, carried, effective, tasks, children.get());
   }
 
   /** Fan-out children of a plan carrying {@code carried}, signed like every other plan task. */
@@ -479,6 +496,7 @@ public final class ScanPlanningService {
   }
 
   private List<FileScanTask> redeemOffset(
+      TableIdentifier ident,
       Table table,
       OffsetPlanTask planTask,
       PlanTableScanRequest effective,
@@ -487,7 +505,7 @@ public final class ScanPlanningService {
     if (effective.snapshotId() != null && table.snapshot(effective.snapshotId()) == null) {
       throw rejected(RejectionReason.SNAPSHOT_GONE, "snapshot no longer exists");
     }
-    List<FileScanTask> sorted = sortedPlan(table, effective, caller, io);
+    List<FileScanTask> sorted = sortedPlan(ident, table, effective, caller, io);
     if (planTask.offset() >= sorted.size()) {
       throw rejected(RejectionReason.OFFSET_PAST_END, "offset past the end of the plan");
     }
@@ -496,13 +514,18 @@ public final class ScanPlanningService {
   }
 
   private List<FileScanTask> sortedPlan(
-      Table table, PlanTableScanRequest effective, String caller, FileIO io) {
+      TableIdentifier ident,
+      Table table,
+      PlanTableScanRequest effective,
+      String caller,
+      FileIO io) {
     if (planCache == null) {
       metrics.fullPlan();
       return OffsetPlanner.sortedPlan(table, effective, io, planningPool);
     }
     return planCache.get(
-        table.uuid(),
+        ident,
+        table,
         effective,
         caller,
         () -> {

@@ -1,0 +1,141 @@
+package io.entryrange.jmh;
+
+import io.entryrange.token.OffsetPlanTask;
+import io.entryrange.token.PlanTaskCodec;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.rest.requests.FetchScanTasksRequest;
+import org.apache.iceberg.rest.requests.FetchScanTasksRequestParser;
+import org.apache.iceberg.rest.requests.PlanTableScanRequest;
+import org.apache.iceberg.rest.requests.PlanTableScanRequestParser;
+
+/**
+ * A measurement, not a test: {@code clients} threads send expensive requests to a running {@code
+ * fixtures serve} for {@code seconds}, in turn all-column-stats plans, plans with a 16,000-literal
+ * filter, and forged offset plan tasks over the whole table (each a whole-snapshot re-plan), while
+ * one more thread asks for {@code /v1/config} every 50 ms. Prints the config latencies (p50, p99,
+ * max) and the expensive answers by status. The server's heap is sampled from outside (see the
+ * README's closing note for the command).
+ *
+ * <p>Usage: {@code OverloadProbe URI NS.TABLE CLIENTS SECONDS}.
+ */
+public final class OverloadProbe {
+  private static final List<String> COLUMNS = List.of("id", "ts", "category", "value", "payload");
+
+  private OverloadProbe() {}
+
+  public static void main(String[] args) throws Exception {
+    URI server = URI.create(args[0]);
+    TableIdentifier table = TableIdentifier.parse(args[1]);
+    int clients = Integer.parseInt(args[2]);
+    long seconds = Long.parseLong(args[3]);
+    String path =
+        "/v1/namespaces/" + String.join("%1F", table.namespace().levels()) + "/tables/"
+            + table.name();
+    List<String[]> requests = expensive(table, path);
+    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+    Map<String, LongAdder> statuses = new ConcurrentHashMap<>();
+    ExecutorService pool = Executors.newFixedThreadPool(clients + 1);
+    for (int c = 0; c < clients; c += 1) {
+      int first = c;
+      pool.execute(
+          () -> {
+            for (int i = first; System.nanoTime() < end; i += 1) {
+              String[] request = requests.get(i % requests.size());
+              String status;
+              try {
+                status = String.valueOf(post(http, server.resolve(request[0]), request[1]));
+              } catch (Exception e) {
+                status = e.getClass().getSimpleName();
+              }
+              statuses.computeIfAbsent(request[2] + " " + status, k -> new LongAdder()).increment();
+            }
+          });
+    }
+    List<Long> configMicros = Collections.synchronizedList(new ArrayList<>());
+    pool.execute(
+        () -> {
+          while (System.nanoTime() < end) {
+            long start = System.nanoTime();
+            try {
+              HttpRequest config =
+                  HttpRequest.newBuilder(server.resolve("/v1/config"))
+                      .timeout(Duration.ofSeconds(60))
+                      .GET()
+                      .build();
+              http.send(config, HttpResponse.BodyHandlers.ofString());
+              configMicros.add((System.nanoTime() - start) / 1_000);
+              Thread.sleep(50);
+            } catch (Exception e) {
+              configMicros.add(Long.MAX_VALUE);
+            }
+          }
+        });
+    pool.shutdown();
+    pool.awaitTermination(seconds + 600, TimeUnit.SECONDS);
+    List<Long> sorted = new ArrayList<>(configMicros);
+    Collections.sort(sorted);
+    System.out.printf(
+        "config: %d requests, p50 %.1f ms, p99 %.1f ms, max %.1f ms%n",
+        sorted.size(),
+        percentile(sorted, 0.50),
+        percentile(sorted, 0.99),
+        sorted.get(sorted.size() - 1) / 1000.0);
+    new TreeMap<>(statuses).forEach((k, v) -> System.out.println("expensive " + k + ": " + v));
+  }
+
+  private static double percentile(List<Long> sorted, double p) {
+    return sorted.get((int) Math.min(sorted.size() - 1, Math.ceil(p * sorted.size()) - 1)) / 1000.0;
+  }
+
+  /** {path, body, label} of each expensive request kind. */
+  private static List<String[]> expensive(TableIdentifier table, String path) {
+    PlanTableScanRequest allStats = PlanTableScanRequest.builder().withStatsFields(COLUMNS).build();
+    List<Long> ids = new ArrayList<>();
+    for (long id = 0; id < 16_000; id += 1) {
+      ids.add(id * 7);
+    }
+    PlanTableScanRequest literals =
+        PlanTableScanRequest.builder()
+            .withStatsFields(COLUMNS)
+            .withFilter(Expressions.in("id", ids.toArray()))
+            .build();
+    String forged =
+        new PlanTaskCodec()
+            .encode(new OffsetPlanTask(table, 0, 1_000_000, allStats));
+    return List.of(
+        new String[] {path + "/plan", PlanTableScanRequestParser.toJson(allStats), "stats-plan"},
+        new String[] {path + "/plan", PlanTableScanRequestParser.toJson(literals), "literal-plan"},
+        new String[] {
+          path + "/tasks",
+          FetchScanTasksRequestParser.toJson(new FetchScanTasksRequest(forged)),
+          "whole-offset"
+        });
+  }
+
+  private static int post(HttpClient http, URI uri, String body) throws Exception {
+    HttpRequest request =
+        HttpRequest.newBuilder(uri)
+            .timeout(Duration.ofSeconds(120))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(body))
+            .build();
+    return http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+  }
+}
