@@ -1,5 +1,6 @@
 package io.entryrange.token;
 
+import io.entryrange.planner.ScanRequests;
 import java.util.List;
 import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.Schema;
@@ -14,7 +15,6 @@ import org.apache.iceberg.expressions.UnboundPredicate;
 import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 import org.apache.iceberg.rest.requests.PlanTableScanRequest;
 import org.apache.iceberg.types.Types;
-import org.apache.iceberg.util.SnapshotUtil;
 
 /**
  * What a scan request may ask for, checked before any manifest is read, for requests and for the
@@ -65,12 +65,14 @@ public record ScanLimits(int maxLiteralsPerPredicate, int maxLiterals) {
           literals,
           maxLiterals);
     }
-    Schema schema = schemaOf(table, request.snapshotId());
+    Schema schema = ScanRequests.schemaOf(table, request.snapshotId());
     if (filter != null) {
       bind(schema, filter, request.caseSensitive());
     }
-    requireColumns(schema, request.select(), "select", request.caseSensitive());
-    requireColumns(schema, request.statsFields(), "stats-fields", request.caseSensitive());
+    requireSelected(schema, request.select(), request.caseSensitive());
+    if (request.statsFields() != null) {
+      ScanRequests.statsColumns(schema, request.statsFields(), request.caseSensitive());
+    }
   }
 
   /** Literals in {@code expr}, failing on the first predicate or level over a limit. */
@@ -116,8 +118,7 @@ public record ScanLimits(int maxLiteralsPerPredicate, int maxLiterals) {
     }
   }
 
-  private static void requireColumns(
-      Schema schema, List<String> columns, String field, boolean caseSensitive) {
+  private static void requireSelected(Schema schema, List<String> columns, boolean caseSensitive) {
     if (columns == null) {
       return;
     }
@@ -128,16 +129,8 @@ public record ScanLimits(int maxLiteralsPerPredicate, int maxLiterals) {
       // as _partition.region) that Iceberg's scans accept
       ValidationException.check(
           found != null || MetadataColumns.isMetadataColumn(column.split("\\.", 2)[0]),
-          "Invalid %s: cannot find column '%s' in the table schema",
-          field,
+          "Invalid select: cannot find column '%s' in the table schema",
           column);
     }
-  }
-
-  /** The schema a scan of that snapshot binds to, as {@code useSnapshot} picks it. */
-  private static Schema schemaOf(Table table, Long snapshotId) {
-    return snapshotId != null && table.snapshot(snapshotId) != null
-        ? SnapshotUtil.schemaFor(table, snapshotId)
-        : table.schema();
   }
 }

@@ -280,7 +280,8 @@ public final class ScanPlanningService {
     PlanTableScanResponse.Builder response =
         PlanTableScanResponse.builder(table.specs())
             .withPlanStatus(PlanStatus.COMPLETED)
-            .withFileScanTasks(SharedResiduals.of(tasks, effective.filter()));
+            .withFileScanTasks(
+                SharedResiduals.of(tasks, effective.filter(), effective.caseSensitive()));
     if (!planTasks.isEmpty()) {
       response.withPlanTasks(planTasks);
     }
@@ -341,7 +342,8 @@ public final class ScanPlanningService {
       List<String> planTasks) {
     FetchScanTasksResponse.Builder response =
         FetchScanTasksResponse.builder(table.specs())
-            .withFileScanTasks(SharedResiduals.of(tasks, effective.filter()));
+            .withFileScanTasks(
+                SharedResiduals.of(tasks, effective.filter(), effective.caseSensitive()));
     if (!planTasks.isEmpty()) {
       response.withPlanTasks(planTasks);
     }
