@@ -30,6 +30,29 @@ public final class ScanRequests {
   }
 
   /**
+   * The request as this service carries it: an empty {@code stats-fields} is dropped, as Iceberg's
+   * own {@code PlanTableScanRequestParser.toJson} drops it. Why: plan tasks carry the scan in that
+   * JSON, so an empty list kept here would give the plan response's tasks empty stats maps and
+   * every redeemed task none; both mean "stats of no column", and an Iceberg client never sends
+   * the empty list.
+   */
+  public static PlanTableScanRequest canonical(PlanTableScanRequest request) {
+    if (request.statsFields() == null || !request.statsFields().isEmpty()) {
+      return request;
+    }
+    return PlanTableScanRequest.builder()
+        .withSnapshotId(request.snapshotId())
+        .withStartSnapshotId(request.startSnapshotId())
+        .withEndSnapshotId(request.endSnapshotId())
+        .withSelect(request.select())
+        .withFilter(request.filter())
+        .withCaseSensitive(request.caseSensitive())
+        .withUseSnapshotSchema(request.useSnapshotSchema())
+        .withMinRowsRequested(request.minRowsRequested())
+        .build();
+  }
+
+  /**
    * The request with the table's current snapshot pinned, unless it already names one, is
    * incremental, or the table has no snapshot. Why: a plan task must keep meaning the same files
    * after later commits.
@@ -132,7 +155,12 @@ public final class ScanRequests {
           configured.includeColumnStats(
               statsColumns(schema, request.statsFields(), request.caseSensitive()));
     }
-    return configured.caseSensitive(request.caseSensitive());
+    configured = configured.caseSensitive(request.caseSensitive());
+    // Iceberg projects lazily, when a client reads, and refuses a select whose filter names a
+    // list or map column ("Cannot explicitly project List or Map types"); projected here, every
+    // path refuses such a request before planning, as Iceberg's planFiles does
+    configured.schema();
+    return configured;
   }
 
   /**

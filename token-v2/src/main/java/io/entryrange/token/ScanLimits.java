@@ -2,6 +2,7 @@ package io.entryrange.token;
 
 import io.entryrange.planner.ScanRequests;
 import java.util.List;
+import java.util.Locale;
 import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -127,8 +128,11 @@ public record ScanLimits(int maxLiteralsPerPredicate, int maxLiterals) {
           caseSensitive ? schema.findField(column) : schema.caseInsensitiveFindField(column);
       // engines project metadata columns (_file, _pos, _spec_id, _partition and its fields such
       // as _partition.region) that Iceberg's scans accept
+      String head = column.split("\\.", 2)[0];
       ValidationException.check(
-          found != null || MetadataColumns.isMetadataColumn(column.split("\\.", 2)[0]),
+          found != null
+              || MetadataColumns.isMetadataColumn(
+                  caseSensitive ? head : head.toLowerCase(Locale.ROOT)),
           "Invalid select: cannot find column '%s' in the table schema",
           column);
     }
