@@ -54,7 +54,7 @@ final class SharedResiduals {
   /**
    * @param filter the scan's filter, null for none: without one every residual is {@code true},
    *     which Iceberg computes at no cost, so the tasks are passed through as planned
-   * @param caseSensitive how the scan binds {@code filter}, for the unsimplified residual
+   * @param caseSensitive how the scan binds {@code filter}, for residuals Iceberg cannot compute
    */
   static List<FileScanTask> of(
       List<FileScanTask> tasks, Expression filter, boolean caseSensitive) {
@@ -87,7 +87,6 @@ final class SharedResiduals {
     private final Schema schema;
     private final Expression filter;
     private final boolean caseSensitive;
-    private final Expression unsimplified;
 
     SpecResiduals(FileScanTask first, Expression filter, boolean caseSensitive) {
       this.spec = first.spec();
@@ -97,7 +96,6 @@ final class SharedResiduals {
       this.schemaJson = SchemaParser.toJson(first.schema());
       this.specJson = PartitionSpecParser.toJson(spec);
       this.probe = StructLikeWrapper.forType(spec.partitionType());
-      this.unsimplified = Binder.bind(first.schema().asStruct(), filter, caseSensitive);
     }
 
     FileScanTask rebuilt(FileScanTask task) {
@@ -121,7 +119,7 @@ final class SharedResiduals {
                   spec, decidedForNulls(filter, nullSources(partition)), caseSensitive)
               .residualFor(partition);
         } catch (RuntimeException again) {
-          return unsimplified;
+          return Binder.bind(schema.asStruct(), filter, caseSensitive);
         }
       }
     }
