@@ -68,7 +68,12 @@ final class FanOutPlanTasks {
     return Optional.of(encoded);
   }
 
-  /** Offset-space children of {@code span} in a sorted plan of {@code total} tasks. */
+  /**
+   * Offset-space children of {@code span} in a sorted plan of {@code total} tasks. A one-batch part
+   * becomes an offset plan task whose limit is the part's own length, not the batch size: a span
+   * that does not end on a batch boundary (the end of the plan, or a forged span) must not reach
+   * past its end, or the tasks after it would be handed out twice.
+   */
   Optional<List<String>> offsets(int batchSize, int total, EntrySpan span) {
     long batches = (span.length() + batchSize - 1) / batchSize;
     List<String> encoded = new ArrayList<>(width);
@@ -76,7 +81,7 @@ final class FanOutPlanTasks {
       Optional<String> planTask =
           codec.tryEncode(
               part.length() <= batchSize
-                  ? new OffsetPlanTask(table, (int) part.start(), batchSize, pinned)
+                  ? new OffsetPlanTask(table, (int) part.start(), (int) part.length(), pinned)
                   : fanOut(FanOutPlanTask.Space.OFFSETS, batchSize, 0, total, part));
       if (planTask.isEmpty()) {
         return Optional.empty();

@@ -1,6 +1,8 @@
 package io.entryrange.token;
 
+import io.entryrange.planner.ScanRequests;
 import java.util.List;
+import java.util.Locale;
 import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -14,7 +16,6 @@ import org.apache.iceberg.expressions.UnboundPredicate;
 import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 import org.apache.iceberg.rest.requests.PlanTableScanRequest;
 import org.apache.iceberg.types.Types;
-import org.apache.iceberg.util.SnapshotUtil;
 
 /**
  * What a scan request may ask for, checked before any manifest is read, for requests and for the
@@ -65,12 +66,14 @@ public record ScanLimits(int maxLiteralsPerPredicate, int maxLiterals) {
           literals,
           maxLiterals);
     }
-    Schema schema = schemaOf(table, request.snapshotId());
+    Schema schema = ScanRequests.schemaOf(table, request.snapshotId());
     if (filter != null) {
       bind(schema, filter, request.caseSensitive());
     }
-    requireColumns(schema, request.select(), "select", request.caseSensitive());
-    requireColumns(schema, request.statsFields(), "stats-fields", request.caseSensitive());
+    requireSelected(schema, request.select(), request.caseSensitive());
+    if (request.statsFields() != null) {
+      ScanRequests.statsColumns(schema, request.statsFields(), request.caseSensitive());
+    }
   }
 
   /** Literals in {@code expr}, failing on the first predicate or level over a limit. */
@@ -116,8 +119,7 @@ public record ScanLimits(int maxLiteralsPerPredicate, int maxLiterals) {
     }
   }
 
-  private static void requireColumns(
-      Schema schema, List<String> columns, String field, boolean caseSensitive) {
+  private static void requireSelected(Schema schema, List<String> columns, boolean caseSensitive) {
     if (columns == null) {
       return;
     }
@@ -126,18 +128,13 @@ public record ScanLimits(int maxLiteralsPerPredicate, int maxLiterals) {
           caseSensitive ? schema.findField(column) : schema.caseInsensitiveFindField(column);
       // engines project metadata columns (_file, _pos, _spec_id, _partition and its fields such
       // as _partition.region) that Iceberg's scans accept
+      String head = column.split("\\.", 2)[0];
       ValidationException.check(
-          found != null || MetadataColumns.isMetadataColumn(column.split("\\.", 2)[0]),
-          "Invalid %s: cannot find column '%s' in the table schema",
-          field,
+          found != null
+              || MetadataColumns.isMetadataColumn(
+                  caseSensitive ? head : head.toLowerCase(Locale.ROOT)),
+          "Invalid select: cannot find column '%s' in the table schema",
           column);
     }
-  }
-
-  /** The schema a scan of that snapshot binds to, as {@code useSnapshot} picks it. */
-  private static Schema schemaOf(Table table, Long snapshotId) {
-    return snapshotId != null && table.snapshot(snapshotId) != null
-        ? SnapshotUtil.schemaFor(table, snapshotId)
-        : table.schema();
   }
 }

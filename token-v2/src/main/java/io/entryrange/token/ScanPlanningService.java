@@ -150,7 +150,7 @@ public final class ScanPlanningService {
     limits.check(table, request);
     metrics.plan();
     FileIO io = fileIO.apply(table.io());
-    PlanTableScanRequest requested = ScanRequests.pin(table, request);
+    PlanTableScanRequest requested = ScanRequests.pin(table, ScanRequests.canonical(request));
     PlanTableScanRequest effective = effectiveScan(caller, ident, table, requested);
     if (mode != CodecMode.OFFSET) {
       int size = batchSize == 0 ? Integer.MAX_VALUE : batchSize;
@@ -345,7 +345,7 @@ public final class ScanPlanningService {
       PlanTableScanRequest carried,
       PlanTableScanRequest effective,
       List<FileScanTask> tasks) {
-    List<FileScanTask> shared = SharedResiduals.of(tasks, effective.filter());
+    List<FileScanTask> shared = SharedResiduals.of(tasks, effective.filter(), effective.caseSensitive());
     return effective == carried ? shared : DeleteFileStats.narrowed(shared, table, effective);
   }
 
