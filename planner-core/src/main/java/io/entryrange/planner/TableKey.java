@@ -11,14 +11,18 @@ import org.apache.iceberg.TableMetadata;
  * <p>Why all three: a UUID and a snapshot id are chosen by whoever commits, so a writable catalog
  * can be given a table that carries another table's UUID and a snapshot with another table's
  * snapshot id; keyed by those alone, one table's cached plan, entry space or manifest list was
- * served for the other. The catalog name is the server's, and a metadata file names one immutable
- * version of one table, so an entry keyed by them can only ever have been computed from that
- * table's own metadata. Metadata never written to a file (a table built in memory) is keyed by the
+ * served for the other. The catalog name is the server's, and a metadata file names one version
+ * of one table. Not forever: a Hadoop catalog writes {@code v1.metadata.json} again when a table is
+ * dropped and created anew under the same name, and a create may assign the old UUID; so the file
+ * is taken with the time its metadata was last updated, which the committing server sets, not the
+ * client. An entry keyed by all of them can only have been computed from that table's own
+ * metadata. Metadata never written to a file (a table built in memory) is keyed by the
  * metadata object itself, compared by identity, so such a table shares nothing.
  *
  * @param name the table's catalog name
  * @param uuid the UUID its metadata claims
- * @param metadata the metadata file's location, the metadata object without one, or {@code ""}
+ * @param metadata the metadata file's location and last-updated time, the metadata object without
+ *     one, or {@code ""}
  *     in {@link #anyVersion()} keys
  */
 public record TableKey(String name, String uuid, Object metadata) {
@@ -28,7 +32,9 @@ public record TableKey(String name, String uuid, Object metadata) {
     if (table instanceof HasTableOperations ops) {
       TableMetadata current = ops.operations().current();
       metadata =
-          current.metadataFileLocation() != null ? current.metadataFileLocation() : current;
+          current.metadataFileLocation() != null
+              ? current.metadataFileLocation() + "@" + current.lastUpdatedMillis()
+              : current;
     }
     return new TableKey(table.name(), String.valueOf(table.uuid()), metadata);
   }

@@ -1,6 +1,7 @@
 package io.entryrange.token;
 
 import io.entryrange.planner.ScanRequests;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
 import org.apache.iceberg.MetadataColumns;
@@ -10,6 +11,7 @@ import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.expressions.And;
 import org.apache.iceberg.expressions.Binder;
 import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.Literal;
 import org.apache.iceberg.expressions.Not;
 import org.apache.iceberg.expressions.Or;
 import org.apache.iceberg.expressions.UnboundPredicate;
@@ -98,9 +100,28 @@ public record ScanLimits(int maxLiteralsPerPredicate, int maxLiterals) {
           count,
           predicate.op(),
           maxLiteralsPerPredicate);
+      if (values != null) {
+        values.forEach(ScanLimits::requireEncodable);
+      } else if (predicate.literal() != null) {
+        requireEncodable(predicate.literal());
+      }
       return count;
     }
     return 0;
+  }
+
+  /**
+   * A string literal must be well-formed Unicode: one with an unpaired surrogate (JSON can carry
+   * {@code "\\ud800"}) cannot be encoded as UTF-8, which Iceberg does when it compares the literal
+   * with manifest bounds, so it would fail deep inside planning instead of here as a 400.
+   */
+  private static void requireEncodable(Object literal) {
+    Object value = literal instanceof Literal<?> wrapped ? wrapped.value() : literal;
+    if (value instanceof CharSequence text) {
+      Preconditions.checkArgument(
+          StandardCharsets.UTF_8.newEncoder().canEncode(text),
+          "Invalid filter: a string literal is not well-formed Unicode (an unpaired surrogate)");
+    }
   }
 
   /**
