@@ -16,22 +16,19 @@ final class ServedBy {
   static ServerSettings settings(Strategy strategy, Path warehouse, Storage storage) {
     Preconditions.checkArgument(
         strategy.servesPlanTasks(), "Invalid strategy for a server: %s", strategy);
-    ServerSettings settings =
-        ServerSettings.of(warehouse)
-            .withBatchSize(PlanServer.BATCH_SIZE)
-            .withStorageLatency(storage.requestLatency())
+    ServerSettings.Builder settings =
+        ServerSettings.builder(warehouse)
+            .batchSize(PlanServer.BATCH_SIZE)
+            .storageLatency(storage.requestLatency())
             .withoutRequestLog();
     return switch (strategy) {
-      case RANGE -> settings.withMode(CodecMode.AUTO).withFanOutWidth(0);
-      case FAN_OUT -> settings.withMode(CodecMode.AUTO);
-      case OFFSET -> settings.withMode(CodecMode.OFFSET).withFanOutWidth(0);
+      case RANGE -> settings.mode(CodecMode.AUTO).fanOutWidth(0).build();
+      case FAN_OUT -> settings.mode(CodecMode.AUTO).build();
+      case OFFSET -> settings.mode(CodecMode.OFFSET).fanOutWidth(0).build();
       case OFFSET_CACHED ->
-          settings
-              .withMode(CodecMode.OFFSET)
-              .withFanOutWidth(0)
-              .withPlanCacheTasks(PLAN_CACHE_TASKS);
-      case OFFSET_FAN_OUT -> settings.withMode(CodecMode.OFFSET);
-      case REFERENCE -> settings.withIcebergReference();
+          settings.mode(CodecMode.OFFSET).fanOutWidth(0).planCacheTasks(PLAN_CACHE_TASKS).build();
+      case OFFSET_FAN_OUT -> settings.mode(CodecMode.OFFSET).build();
+      case REFERENCE -> settings.icebergReference().build();
       case CLIENT_LOCAL -> throw new IllegalStateException("checked above");
       case RANGE_COLD ->
           throw new IllegalArgumentException("Invalid strategy for a server, caches are per node: " + strategy);

@@ -9,7 +9,7 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  *
  * @param ranges the ranges, in manifest-list order, at most one per manifest
  */
-public record PlanBatch(List<EntryRange> ranges) {
+public record PlanBatch(List<EntryRange> ranges) implements PlannedWork {
 
   public PlanBatch {
     Preconditions.checkArgument(ranges != null && !ranges.isEmpty(), "Invalid batch: %s", ranges);

@@ -1,6 +1,8 @@
 package io.entryrange.token;
 
 import io.entryrange.planner.EntrySpan;
+import io.entryrange.planner.FanOutSpan;
+import io.entryrange.planner.PlannedWork;
 import java.util.Objects;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
@@ -39,7 +41,7 @@ public record FanOutPlanTask(
     implements PlanTask {
 
   /** The most plan tasks one redemption may return, bounding every response. */
-  public static final int MAX_WIDTH = 1024;
+  public static final int MAX_WIDTH = FanOutSpan.MAX_WIDTH;
 
   /** What a span's positions count. */
   public enum Space {
@@ -65,6 +67,22 @@ public record FanOutPlanTask(
     Preconditions.checkArgument(span != null, "Invalid span: null");
     Preconditions.checkArgument(
         span.end() <= total, "Invalid span: %s past the total %s", span, total);
+  }
+
+  @Override
+  public PlannedWork work() {
+    return new FanOutSpan(
+        space == Space.ENTRIES ? FanOutSpan.Positions.ENTRIES : FanOutSpan.Positions.OFFSETS,
+        batchSize,
+        maxManifests,
+        width,
+        total,
+        span);
+  }
+
+  @Override
+  public PlanTaskKind kind() {
+    return PlanTaskKind.FAN_OUT;
   }
 
   @Override

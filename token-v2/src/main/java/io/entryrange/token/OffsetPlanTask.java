@@ -1,5 +1,7 @@
 package io.entryrange.token;
 
+import io.entryrange.planner.OffsetBatch;
+import io.entryrange.planner.PlannedWork;
 import java.util.Objects;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
@@ -28,6 +30,16 @@ public record OffsetPlanTask(
     Preconditions.checkArgument(limit > 0, "Invalid limit: %s", limit);
     Preconditions.checkArgument(
         limit <= Integer.MAX_VALUE - offset, "Invalid limit: %s after offset %s", limit, offset);
+  }
+
+  @Override
+  public PlannedWork work() {
+    return new OffsetBatch(offset, limit);
+  }
+
+  @Override
+  public PlanTaskKind kind() {
+    return PlanTaskKind.OFFSET;
   }
 
   @Override

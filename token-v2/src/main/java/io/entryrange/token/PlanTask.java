@@ -1,5 +1,9 @@
 package io.entryrange.token;
 
+import io.entryrange.planner.FanOutSpan;
+import io.entryrange.planner.OffsetBatch;
+import io.entryrange.planner.PlanBatch;
+import io.entryrange.planner.PlannedWork;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.rest.requests.PlanTableScanRequest;
 
@@ -25,5 +29,41 @@ public sealed interface PlanTask permits RangePlanTask, OffsetPlanTask, FanOutPl
   /** Whether this plan task was issued for {@code id}; false for null. */
   default boolean matchesTable(TableIdentifier id) {
     return table().equals(id);
+  }
+
+  /**
+   * The work this plan task stands for, as the planner redeems it.
+   *
+   * @throws IllegalArgumentException when the plan task names work the planner cannot take (a
+   *     range plan task with two ranges of one manifest)
+   */
+  PlannedWork work();
+
+  /** The kind of this plan task, for metrics, logs and listeners. */
+  PlanTaskKind kind();
+
+  /**
+   * The plan task that hands out {@code work} of a plan of {@code carried} for {@code table}: the
+   * inverse of {@link #work()}.
+   */
+  static PlanTask of(TableIdentifier table, PlanTableScanRequest carried, PlannedWork work) {
+    if (work instanceof PlanBatch batch) {
+      return new RangePlanTask(table, carried.snapshotId(), carried, batch.ranges());
+    }
+    if (work instanceof OffsetBatch offsets) {
+      return new OffsetPlanTask(table, offsets.offset(), offsets.limit(), carried);
+    }
+    FanOutSpan span = (FanOutSpan) work;
+    return new FanOutPlanTask(
+        table,
+        carried,
+        span.positions() == FanOutSpan.Positions.ENTRIES
+            ? FanOutPlanTask.Space.ENTRIES
+            : FanOutPlanTask.Space.OFFSETS,
+        span.batchSize(),
+        span.maxManifests(),
+        span.width(),
+        span.total(),
+        span.span());
   }
 }

@@ -11,7 +11,8 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 
 /**
- * Counters a catalog can export: plans, redemptions by plan-task kind, fallbacks and rejections by
+ * Counters a catalog can export: plans, redemptions by plan-task kind (fan-out ones also by the
+ * space they count), fallbacks and rejections by
  * reason, planning runs of the fallback path, and the caches' own Caffeine statistics (plan cache,
  * block-index cache, row-id offsets). The manifest index cache may be shared by several services,
  * so its figures are the cache's, not this service's share.
@@ -22,6 +23,7 @@ public final class PlanningMetrics {
   private final LongAdder plans = new LongAdder();
   private final LongAdder rangeRedemptions = new LongAdder();
   private final LongAdder offsetRedemptions = new LongAdder();
+  private final LongAdder fanOutRedemptions = new LongAdder();
   private final LongAdder fullPlans = new LongAdder();
   private final LongAdder inlinePlans = new LongAdder();
   private final Map<FallbackReason, LongAdder> fallbacks = new EnumMap<>(FallbackReason.class);
@@ -49,12 +51,19 @@ public final class PlanningMetrics {
     plans.increment();
   }
 
-  void rangeRedemption() {
-    rangeRedemptions.increment();
-  }
-
-  void offsetRedemption() {
-    offsetRedemptions.increment();
+  /**
+   * Counts a redemption by kind; a fan-out plan task also as a range or an offset redemption by
+   * the space its span counts, since it redeemed one batch of that kind.
+   */
+  void redemption(PlanTask planTask) {
+    boolean offsets =
+        planTask instanceof OffsetPlanTask
+            || (planTask instanceof FanOutPlanTask fanOut
+                && fanOut.space() == FanOutPlanTask.Space.OFFSETS);
+    (offsets ? offsetRedemptions : rangeRedemptions).increment();
+    if (planTask.kind() == PlanTaskKind.FAN_OUT) {
+      fanOutRedemptions.increment();
+    }
   }
 
   void fullPlan() {
@@ -83,6 +92,11 @@ public final class PlanningMetrics {
 
   public long offsetRedemptions() {
     return offsetRedemptions.sum();
+  }
+
+  /** Fan-out plan tasks redeemed, each also counted as a range or an offset redemption. */
+  public long fanOutRedemptions() {
+    return fanOutRedemptions.sum();
   }
 
   /** Plan-cache lookups answered from the cache, a plan in flight included. */
@@ -128,6 +142,7 @@ public final class PlanningMetrics {
     values.put("plans", plans());
     values.put("redemptions.range", rangeRedemptions());
     values.put("redemptions.offset", offsetRedemptions());
+    values.put("redemptions.fan-out", fanOutRedemptions());
     put(values, "plan-cache", planCacheStats());
     put(values, "block-index-cache", blockIndexStats());
     put(values, "row-id-offset-cache", indexes.rowIdOffsetStats());

@@ -1,6 +1,8 @@
 package io.entryrange.token;
 
 import io.entryrange.planner.EntryRange;
+import io.entryrange.planner.PlanBatch;
+import io.entryrange.planner.PlannedWork;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
@@ -57,6 +59,16 @@ public record RangePlanTask(
           previous,
           current);
     }
+  }
+
+  @Override
+  public PlannedWork work() {
+    return new PlanBatch(ranges);
+  }
+
+  @Override
+  public PlanTaskKind kind() {
+    return PlanTaskKind.RANGE;
   }
 
   @Override

@@ -1,5 +1,7 @@
 package io.entryrange.token;
 
+import io.entryrange.planner.InvalidBatchException;
+
 /** Why a plan task was answered with {@code NoSuchPlanTaskException}. */
 public enum RejectionReason {
   /** Not a plan task this server could have issued: encoding, JSON, fields, bounds. */
@@ -22,5 +24,14 @@ public enum RejectionReason {
   /** An offset at or past the end of the plan. */
   OFFSET_PAST_END,
   /** A scan the table cannot bind (a forged filter or projection). */
-  INVALID_SCAN
+  INVALID_SCAN;
+
+  /** The reason for work the planner found outside the pinned snapshot's plan. */
+  static RejectionReason of(InvalidBatchException.Kind kind) {
+    return switch (kind) {
+      case RANGES -> UNKNOWN_RANGE;
+      case SPAN -> UNKNOWN_SPAN;
+      case OFFSET -> OFFSET_PAST_END;
+    };
+  }
 }

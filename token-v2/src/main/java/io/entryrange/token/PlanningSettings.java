@@ -1,0 +1,181 @@
+package io.entryrange.token;
+
+import io.entryrange.planner.DeleteIndexCache;
+import io.entryrange.planner.EntrySpaceCache;
+import io.entryrange.planner.ManifestIndexCache;
+import java.util.concurrent.ExecutorService;
+import java.util.function.UnaryOperator;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
+
+/**
+ * The settings of a {@link ScanPlanningService}, each validated with a message naming the bad
+ * value; the public methods are {@link ScanPlanningService.Builder}'s. Package-private so the
+ * service reads the fields and nobody else does.
+ *
+ * @param <B> the builder type the setters return, for chaining
+ */
+abstract class PlanningSettings<B extends PlanningSettings<B>> {
+  int batchSize = 100;
+  CodecMode mode = CodecMode.AUTO;
+  int maxManifestsPerPlanTask = PlanTaskCodec.DEFAULT_MAX_RANGES;
+  int fanOutWidth = ScanPlanningService.DEFAULT_FAN_OUT_WIDTH;
+  PlanTaskCodec codec = new PlanTaskCodec();
+  Long planCacheTasks = null;
+  UnaryOperator<FileIO> fileIO = UnaryOperator.identity();
+  ManifestIndexCache indexes = null;
+  DeleteIndexCache deleteIndexes = null;
+  PlanningCaches caches = null;
+  PlanningListener listener = PlanningListener.NONE;
+  ExecutorService planningPool = null;
+  ScanPolicy policy = ScanPolicy.UNRESTRICTED;
+  PlanTaskSigner signer = null;
+  ScanLimits limits = ScanLimits.DEFAULT;
+
+  /** Most manifest entries (range) or tasks (offset) per batch; 0 returns everything inline. */
+  public B batchSize(int size) {
+    Preconditions.checkArgument(size >= 0, "Invalid batch size: %s", size);
+    this.batchSize = size;
+    return self();
+  }
+
+  public B mode(CodecMode newMode) {
+    Preconditions.checkArgument(newMode != null, "Invalid codec mode: null");
+    this.mode = newMode;
+    return self();
+  }
+
+  /** Most manifests one range plan task names; at most the codec's range cap. */
+  public B maxManifestsPerPlanTask(int max) {
+    Preconditions.checkArgument(max > 0, "Invalid manifests per plan task: %s", max);
+    this.maxManifestsPerPlanTask = max;
+    return self();
+  }
+
+  /**
+   * Most plan tasks in a plan response or a {@code /tasks} response; a longer plan is handed out
+   * as fan-out plan tasks that each return one batch and at most this many more. 0 hands out
+   * today's flat list, one plan task per batch in the plan response.
+   */
+  public B fanOutWidth(int width) {
+    Preconditions.checkArgument(
+        width == 0 || (width >= 2 && width <= FanOutPlanTask.MAX_WIDTH),
+        "Invalid fan-out width: %s",
+        width);
+    this.fanOutWidth = width;
+    return self();
+  }
+
+  public B codec(PlanTaskCodec newCodec) {
+    Preconditions.checkArgument(newCodec != null, "Invalid codec: null");
+    this.codec = newCodec;
+    return self();
+  }
+
+  /** Caches sorted fallback plans up to this many tasks in total; 0 (default) turns it off. */
+  public B planCacheTasks(long maxTasks) {
+    Preconditions.checkArgument(maxTasks >= 0, "Invalid plan cache size: %s", maxTasks);
+    this.planCacheTasks = maxTasks;
+    return self();
+  }
+
+  /** Wraps each table's FileIO, for example in a {@code CountingFileIO}. */
+  public B fileIO(UnaryOperator<FileIO> wrapper) {
+    Preconditions.checkArgument(wrapper != null, "Invalid FileIO wrapper: null");
+    this.fileIO = wrapper;
+    return self();
+  }
+
+  /**
+   * Reads through {@code shared} caches instead of building this service's own. One instance
+   * per process, passed to every service (one per tenant, say), holds each cache's bound once
+   * instead of once per service. Excludes {@link #planCacheTasks}, {@link #manifestIndexCache}
+   * and {@link #deleteIndexCache}, which set caches of this service's own.
+   */
+  public B caches(PlanningCaches shared) {
+    Preconditions.checkArgument(shared != null, "Invalid planning caches: null");
+    this.caches = shared;
+    return self();
+  }
+
+  /** Receives plan, redemption, rejection and fallback events; none by default. */
+  public B listener(PlanningListener newListener) {
+    Preconditions.checkArgument(newListener != null, "Invalid planning listener: null");
+    this.listener = newListener;
+    return self();
+  }
+
+  /** Shares a manifest index cache, for example across services in one process. */
+  public B manifestIndexCache(ManifestIndexCache cache) {
+    Preconditions.checkArgument(cache != null, "Invalid manifest index cache: null");
+    this.indexes = cache;
+    return self();
+  }
+
+  /** Shares a delete index cache, for example across services in one process. */
+  public B deleteIndexCache(DeleteIndexCache cache) {
+    Preconditions.checkArgument(cache != null, "Invalid delete index cache: null");
+    this.deleteIndexes = cache;
+    return self();
+  }
+
+  /**
+   * Where whole-snapshot plans read manifests in parallel; by default a pool of the service's
+   * own, never Iceberg's JVM-wide worker pool: a REST client in the same JVM redeems plan tasks
+   * on that shared pool while blocked on this server, and a server waiting on the same pool can
+   * deadlock with it. Pass one to share threads with the rest of the catalog.
+   */
+  public B planningPool(ExecutorService pool) {
+    Preconditions.checkArgument(pool != null, "Invalid planning pool: null");
+    this.planningPool = pool;
+    return self();
+  }
+
+  /** What each principal may read; by default {@link ScanPolicy#UNRESTRICTED}. */
+  public B scanPolicy(ScanPolicy newPolicy) {
+    Preconditions.checkArgument(newPolicy != null, "Invalid scan policy: null");
+    this.policy = newPolicy;
+    return self();
+  }
+
+  /**
+   * Signs plan tasks and refuses unsigned or tampered ones. Every replica must be given the same
+   * keys; see {@link PlanTaskSigner}.
+   */
+  public B planTaskSigner(PlanTaskSigner newSigner) {
+    Preconditions.checkArgument(newSigner != null, "Invalid plan task signer: null");
+    this.signer = newSigner;
+    return self();
+  }
+
+  /** What a scan may ask for; {@link ScanLimits#DEFAULT} unless set. */
+  public B scanLimits(ScanLimits newLimits) {
+    Preconditions.checkArgument(newLimits != null, "Invalid scan limits: null");
+    this.limits = newLimits;
+    return self();
+  }
+
+  abstract B self();
+
+  /** The caches the service reads through, after checking the settings fit together. */
+  PlanningCaches checkedCaches() {
+    Preconditions.checkArgument(
+        maxManifestsPerPlanTask <= codec.maxRanges(),
+        "Invalid manifests per plan task: %s, the codec allows %s",
+        maxManifestsPerPlanTask,
+        codec.maxRanges());
+    Preconditions.checkState(
+        caches == null || (planCacheTasks == null && indexes == null && deleteIndexes == null),
+        "Invalid settings: shared caches exclude a plan cache size or caches of the service's own");
+    return caches != null ? caches : ownCaches();
+  }
+
+  /** Caches of this service's own: the ones set here, the others at their default bounds. */
+  private PlanningCaches ownCaches() {
+    return new PlanningCaches(
+        indexes != null ? indexes : new ManifestIndexCache(),
+        deleteIndexes != null ? deleteIndexes : new DeleteIndexCache(),
+        new EntrySpaceCache(),
+        planCacheTasks != null ? planCacheTasks : 0);
+  }
+}
