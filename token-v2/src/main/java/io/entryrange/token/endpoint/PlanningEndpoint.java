@@ -227,7 +227,7 @@ public final class PlanningEndpoint {
       return this;
     }
 
-    /** Longest response, in bytes; a plan or redemption that would be longer is a 400. Default 16 MiB. */
+    /** Longest response, in bytes; a longer plan or redemption is a 400. Default 16 MiB. */
     public Builder maxResponseBytes(int bytes) {
       Preconditions.checkArgument(bytes > 0, "Invalid max response bytes: %s", bytes);
       this.maxResponseBytes = bytes;
