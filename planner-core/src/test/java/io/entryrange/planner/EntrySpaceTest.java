@@ -84,17 +84,53 @@ class EntrySpaceTest {
   }
 
   @Test
-  void batchAtTheStartOfEachFlatBatchIsThatBatch() {
-    List<ManifestFile> manifests = manifests(new Random(3), 25);
-    EntrySpace space = EntrySpace.of(manifests);
-    long position = 0;
-    EntryBatches flat = new EntryBatches(manifests, 37, 3);
-    while (flat.hasNext()) {
-      PlanBatch expected = flat.next();
-      assertThat(space.batchAt(position, space.size(), new BatchCut(37, 3))).isEqualTo(expected);
-      position += expected.entryCount();
+  void flatBatchesMatchACutComputedFromManifestCounts() {
+    Random random = new Random(3);
+    for (int round = 0; round < 40; round += 1) {
+      List<ManifestFile> manifests = manifests(random, 1 + random.nextInt(30));
+      int batchSize = 1 + random.nextInt(120);
+      int cap = 1 + random.nextInt(6);
+      assertThat(flat(manifests, batchSize, cap))
+          .as("round %s, B %s, cap %s", round, batchSize, cap)
+          .isEqualTo(greedyCut(manifests, batchSize, cap));
     }
-    assertThat(position).isEqualTo(space.size());
+  }
+
+  private static List<PlanBatch> flat(List<ManifestFile> manifests, int batchSize, int cap) {
+    List<PlanBatch> batches = new ArrayList<>();
+    new EntryBatches(manifests, batchSize, cap).forEachRemaining(batches::add);
+    return batches;
+  }
+
+  /**
+   * The oracle, from each manifest's added, existing and deleted counts without {@link
+   * EntrySpace}: walk the entries in manifest order and close a batch when it holds {@code
+   * batchSize} entries or {@code cap} ranges.
+   */
+  private static List<PlanBatch> greedyCut(List<ManifestFile> manifests, int batchSize, int cap) {
+    List<PlanBatch> batches = new ArrayList<>();
+    List<EntryRange> open = new ArrayList<>();
+    long room = batchSize;
+    for (ManifestFile manifest : manifests) {
+      long count =
+          manifest.addedFilesCount() + manifest.existingFilesCount() + manifest.deletedFilesCount();
+      long offset = 0;
+      while (offset < count) {
+        long take = Math.min(room, count - offset);
+        open.add(new EntryRange(manifest.path(), offset, offset + take));
+        offset += take;
+        room -= take;
+        if (room == 0 || open.size() == cap) {
+          batches.add(new PlanBatch(open));
+          open = new ArrayList<>();
+          room = batchSize;
+        }
+      }
+    }
+    if (!open.isEmpty()) {
+      batches.add(new PlanBatch(open));
+    }
+    return batches;
   }
 
   @Test

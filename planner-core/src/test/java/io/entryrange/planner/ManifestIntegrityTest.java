@@ -3,9 +3,9 @@ package io.entryrange.planner;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.entryrange.planner.testing.ForwardingFileIO;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -14,8 +14,6 @@ import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.inmemory.InMemoryInputFile;
 import org.apache.iceberg.io.FileIO;
-import org.apache.iceberg.io.InputFile;
-import org.apache.iceberg.io.OutputFile;
 import org.apache.iceberg.rest.requests.PlanTableScanRequest;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -93,31 +91,13 @@ class ManifestIntegrityTest {
   private static RedeemedBatch redeem(byte[] manifestBytes) {
     EntryRangePlanner planner = new EntryRangePlanner(new ManifestIndexCache());
     PlanBatch all = new PlanBatch(List.of(new EntryRange(manifest.path(), 0, ENTRIES)));
-    return planner.redeem(table, pinned(), all, new SubstitutingFileIO(table.io(), manifestBytes));
-  }
-
-  /** The table's FileIO, except that the manifest's path serves the given bytes. */
-  private record SubstitutingFileIO(FileIO delegate, byte[] manifestBytes) implements FileIO {
-    @Override
-    public InputFile newInputFile(String path) {
-      return path.equals(manifest.path())
-          ? new InMemoryInputFile(path, manifestBytes)
-          : delegate.newInputFile(path);
-    }
-
-    @Override
-    public InputFile newInputFile(String path, long length) {
-      return newInputFile(path);
-    }
-
-    @Override
-    public OutputFile newOutputFile(String path) {
-      throw new UncheckedIOException(new IOException("Read-only: " + path));
-    }
-
-    @Override
-    public void deleteFile(String path) {
-      throw new UncheckedIOException(new IOException("Read-only: " + path));
-    }
+    FileIO substituted =
+        ForwardingFileIO.wrapping(
+            table.io(),
+            file ->
+                file.location().equals(manifest.path())
+                    ? new InMemoryInputFile(file.location(), manifestBytes)
+                    : file);
+    return planner.redeem(table, pinned(), all, substituted);
   }
 }

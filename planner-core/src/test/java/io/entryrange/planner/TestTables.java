@@ -3,9 +3,9 @@ package io.entryrange.planner;
 import static org.apache.iceberg.types.Types.NestedField.optional;
 import static org.apache.iceberg.types.Types.NestedField.required;
 
+import io.entryrange.planner.testing.ColumnBounds;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.time.LocalDate;
 import java.util.HashMap;
 import java.util.Map;
@@ -25,8 +25,6 @@ import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.inmemory.InMemoryCatalog;
 import org.apache.iceberg.io.OutputFile;
-import org.apache.iceberg.types.Conversions;
-import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 
 /**
@@ -93,12 +91,12 @@ final class TestTables {
     long tsHigh = tsLow + random.nextLong(DAY_MICROS / 2);
     long rows = 1 + random.nextInt(10_000);
     int valueLow = random.nextInt(1000);
-    Map<Integer, ByteBuffer> lower = new HashMap<>();
-    Map<Integer, ByteBuffer> upper = new HashMap<>();
-    put(lower, upper, 1, Types.LongType.get(), id * 100, id * 100 + 99);
-    put(lower, upper, 2, Types.TimestampType.withZone(), tsLow, tsHigh);
-    put(lower, upper, 3, Types.StringType.get(), category, category);
-    put(lower, upper, 4, Types.IntegerType.get(), valueLow, valueLow + random.nextInt(1000));
+    ColumnBounds bounds =
+        new ColumnBounds()
+            .put(1, Types.LongType.get(), id * 100, id * 100 + 99)
+            .put(2, Types.TimestampType.withZone(), tsLow, tsHigh)
+            .put(3, Types.StringType.get(), category, category)
+            .put(4, Types.IntegerType.get(), valueLow, valueLow + random.nextInt(1000));
     Metrics metrics =
         new Metrics(
             rows,
@@ -106,8 +104,8 @@ final class TestTables {
             Map.of(1, rows, 2, rows, 3, rows, 4, rows),
             Map.of(1, 0L, 2, 0L, 3, 0L, 4, id % 3 == 0 ? rows / 10 : 0L),
             null,
-            lower,
-            upper);
+            bounds.lower(),
+            bounds.upper());
     return DataFiles.builder(table.spec())
         .withPath(
             String.format(
@@ -118,16 +116,5 @@ final class TestTables {
         .withPartitionPath("ts_day=" + FIRST_DAY.plusDays(day) + "/category=" + category)
         .withMetrics(metrics)
         .build();
-  }
-
-  private static void put(
-      Map<Integer, ByteBuffer> lower,
-      Map<Integer, ByteBuffer> upper,
-      int id,
-      Type type,
-      Object low,
-      Object high) {
-    lower.put(id, Conversions.toByteBuffer(type, low));
-    upper.put(id, Conversions.toByteBuffer(type, high));
   }
 }

@@ -79,7 +79,7 @@ abstract class PlanningSettings<B extends PlanningSettings<B>> {
     return self();
   }
 
-  /** Wraps each table's FileIO, for example in a {@code CountingFileIO}. */
+  /** Wraps each table's FileIO, for example in a {@code FileIO} that counts or traces reads. */
   public B fileIO(UnaryOperator<FileIO> wrapper) {
     Preconditions.checkArgument(wrapper != null, "Invalid FileIO wrapper: null");
     this.fileIO = wrapper;

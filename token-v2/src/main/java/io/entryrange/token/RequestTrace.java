@@ -1,6 +1,5 @@
 package io.entryrange.token;
 
-import io.entryrange.planner.CountingFileIO;
 import java.time.Duration;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.io.FileIO;
@@ -15,13 +14,13 @@ final class RequestTrace {
   private final TableIdentifier table;
   private final long startNanos;
   private final FileIO io;
-  private final CountingFileIO counted;
+  private final BytesReadFileIO counted;
 
   RequestTrace(String principal, TableIdentifier table, FileIO io, boolean listening) {
     this.principal = principal;
     this.table = table;
     this.startNanos = System.nanoTime();
-    this.counted = listening ? new CountingFileIO(io) : null;
+    this.counted = listening ? new BytesReadFileIO(io) : null;
     this.io = listening ? counted : io;
   }
 
@@ -35,7 +34,7 @@ final class RequestTrace {
         principal,
         table,
         entriesDecoded,
-        counted == null ? 0 : counted.total().bytesRead(),
+        counted == null ? 0 : counted.bytesRead(),
         Duration.ofNanos(System.nanoTime() - startNanos));
   }
 }

@@ -1,13 +1,13 @@
-package io.entryrange.planner;
+package io.entryrange.planner.testing;
 
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.InputFile;
-import org.apache.iceberg.io.OutputFile;
 import org.apache.iceberg.io.RangeReadable;
 import org.apache.iceberg.io.SeekableInputStream;
 import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
@@ -27,9 +27,11 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  * them, so wrapping a FileIO in this one does not turn a bounded GET into an open-ended one. A
  * ranged read is one read, non-sequential unless it is the stream's first.
  *
+ * <p>A test-support type (planner-core's test jar): production code never counts this way.
+ *
  * <p>Thread-safe: counters are {@link LongAdder}s in a concurrent map; streams are not shared.
  */
-public final class CountingFileIO implements FileIO {
+public final class CountingFileIO extends ForwardingFileIO {
   private final FileIO delegate;
   private final long openLatencyNanos;
   private final long seekLatencyNanos;
@@ -67,8 +69,8 @@ public final class CountingFileIO implements FileIO {
   }
 
   /** Paths opened since the last {@link #reset()}. */
-  public java.util.Set<String> openedPaths() {
-    return java.util.Set.copyOf(counters.keySet());
+  public Set<String> openedPaths() {
+    return Set.copyOf(counters.keySet());
   }
 
   public void reset() {
@@ -76,38 +78,13 @@ public final class CountingFileIO implements FileIO {
   }
 
   @Override
-  public InputFile newInputFile(String path) {
-    return new CountingInputFile(delegate.newInputFile(path));
+  protected FileIO delegate() {
+    return delegate;
   }
 
   @Override
-  public InputFile newInputFile(String path, long length) {
-    return new CountingInputFile(delegate.newInputFile(path, length));
-  }
-
-  @Override
-  public OutputFile newOutputFile(String path) {
-    return delegate.newOutputFile(path);
-  }
-
-  @Override
-  public void deleteFile(String path) {
-    delegate.deleteFile(path);
-  }
-
-  @Override
-  public Map<String, String> properties() {
-    return delegate.properties();
-  }
-
-  @Override
-  public void initialize(Map<String, String> properties) {
-    delegate.initialize(properties);
-  }
-
-  @Override
-  public void close() {
-    delegate.close();
+  protected InputFile wrap(InputFile file) {
+    return new OpenedInputFile(file, this::countedStream);
   }
 
   private PathCounters countersFor(String path) {
@@ -148,38 +125,14 @@ public final class CountingFileIO implements FileIO {
     }
   }
 
-  private final class CountingInputFile implements InputFile {
-    private final InputFile file;
-
-    CountingInputFile(InputFile file) {
-      this.file = file;
-    }
-
-    @Override
-    public long getLength() {
-      return file.getLength();
-    }
-
-    @Override
-    public SeekableInputStream newStream() {
-      PathCounters pathCounters = countersFor(file.location());
-      pathCounters.opens.increment();
-      pause(openLatencyNanos);
-      SeekableInputStream stream = file.newStream();
-      return stream instanceof RangeReadable
-          ? new CountingRangeStream(stream, pathCounters)
-          : new CountingStream(stream, pathCounters);
-    }
-
-    @Override
-    public String location() {
-      return file.location();
-    }
-
-    @Override
-    public boolean exists() {
-      return file.exists();
-    }
+  private SeekableInputStream countedStream(InputFile file) {
+    PathCounters pathCounters = countersFor(file.location());
+    pathCounters.opens.increment();
+    pause(openLatencyNanos);
+    SeekableInputStream stream = file.newStream();
+    return stream instanceof RangeReadable
+        ? new CountingRangeStream(stream, pathCounters)
+        : new CountingStream(stream, pathCounters);
   }
 
   private class CountingStream extends SeekableInputStream {
