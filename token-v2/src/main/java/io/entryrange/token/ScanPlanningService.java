@@ -279,7 +279,7 @@ public final class ScanPlanningService {
       List<FileScanTask> tasks,
       List<String> planTasks) {
     PlanTableScanResponse.Builder response =
-        PlanTableScanResponse.builder(table.specs())
+        ScanResponses.plan(table.specs())
             .withPlanStatus(PlanStatus.COMPLETED)
             .withFileScanTasks(permitted(table, carried, effective, tasks));
     if (!planTasks.isEmpty()) {
@@ -357,7 +357,7 @@ public final class ScanPlanningService {
       List<FileScanTask> tasks,
       List<String> planTasks) {
     FetchScanTasksResponse.Builder response =
-        FetchScanTasksResponse.builder(table.specs())
+        ScanResponses.fetch(table.specs())
             .withFileScanTasks(permitted(table, carried, effective, tasks));
     if (!planTasks.isEmpty()) {
       response.withPlanTasks(planTasks);
