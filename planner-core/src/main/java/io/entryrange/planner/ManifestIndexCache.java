@@ -5,12 +5,11 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.stats.CacheStats;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.EntryRangeBridge;
 import org.apache.iceberg.ManifestFile;
-import org.apache.iceberg.ManifestFiles;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -146,15 +145,6 @@ public final class ManifestIndexCache {
         () -> computeRowIdOffsets(manifest, index, io, specs, decoded));
   }
 
-  /**
-   * The first row id the offsets are computed with. Why negative: Iceberg's public reader keeps
-   * an entry's stored {@code first_row_id} and assigns the inheriting entries ids counted from the
-   * manifest's, on every release from 1.10 on (1.10 has no reader that leaves them unassigned, and
-   * with none it clears the stored ones). Row ids are never negative, so counted from here an
-   * assigned id is negative and a stored one is not, for any manifest of fewer than 2^63 rows.
-   */
-  private static final long UNSTORED_ROW_ID_BASE = Long.MIN_VALUE;
-
   private static long[] computeRowIdOffsets(
       ManifestFile manifest,
       ManifestBlockIndex index,
@@ -165,14 +155,13 @@ public final class ManifestIndexCache {
     int block = 0;
     long inherited = 0;
     try (CloseableIterable<DataFile> files =
-        ManifestFiles.read(new SlicedManifest(manifest, UNSTORED_ROW_ID_BASE), io, specs)
-            .select(List.of("record_count", "first_row_id"))) {
+        EntryRangeBridge.storedRowIds(new SlicedManifest(manifest, null), io, specs)) {
       for (DataFile file : files) {
         while (block + 1 < offsets.length && index.firstEntry(block + 1) <= file.pos()) {
           block += 1;
           offsets[block] = inherited;
         }
-        if (file.firstRowId() < 0) {
+        if (file.firstRowId() == null) {
           inherited += file.recordCount();
         }
       }

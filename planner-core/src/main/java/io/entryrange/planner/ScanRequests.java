@@ -1,17 +1,9 @@
 package io.entryrange.planner;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.UncheckedIOException;
-import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import org.apache.iceberg.FileScanTask;
-import org.apache.iceberg.IcebergBuild;
 import org.apache.iceberg.IncrementalAppendScan;
 import org.apache.iceberg.Scan;
 import org.apache.iceberg.Schema;
@@ -22,9 +14,7 @@ import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 import org.apache.iceberg.rest.requests.PlanTableScanRequest;
-import org.apache.iceberg.rest.requests.PlanTableScanRequestParser;
 import org.apache.iceberg.types.Types;
-import org.apache.iceberg.util.JsonUtil;
 import org.apache.iceberg.util.SnapshotUtil;
 
 /**
@@ -32,45 +22,7 @@ import org.apache.iceberg.util.SnapshotUtil;
  * redemption and the reference comparison, so all three mean the same scan.
  */
 public final class ScanRequests {
-  private static final String MIN_ROWS_REQUESTED = "min-rows-requested";
-
-  /**
-   * Makes an empty request builder. Why a handle: Iceberg 1.10 offers {@code new
-   * PlanTableScanRequest.Builder()} and 1.11 replaced it by {@code PlanTableScanRequest.builder()},
-   * so no single call compiles and links on both; the builder's methods are the same on both.
-   */
-  private static final MethodHandle NEW_BUILDER = newBuilderHandle();
-
   private ScanRequests() {}
-
-  /** An empty {@link PlanTableScanRequest} builder, on every supported Iceberg release. */
-  public static PlanTableScanRequest.Builder builder() {
-    try {
-      return (PlanTableScanRequest.Builder) NEW_BUILDER.invoke();
-    } catch (Throwable t) {
-      throw new IllegalStateException("Cannot create a PlanTableScanRequest builder", t);
-    }
-  }
-
-  private static MethodHandle newBuilderHandle() {
-    MethodHandles.Lookup lookup = MethodHandles.publicLookup();
-    MethodType type = MethodType.methodType(PlanTableScanRequest.Builder.class);
-    try {
-      return lookup.findStatic(PlanTableScanRequest.class, "builder", type);
-    } catch (NoSuchMethodException | IllegalAccessException absent) {
-      try {
-        return lookup.findConstructor(
-            PlanTableScanRequest.Builder.class, MethodType.methodType(void.class));
-      } catch (NoSuchMethodException | IllegalAccessException e) {
-        e.addSuppressed(absent);
-        throw new IllegalStateException(
-            "Iceberg "
-                + IcebergBuild.version()
-                + " offers no PlanTableScanRequest builder this library knows",
-            e);
-      }
-    }
-  }
 
   /** True for a request that names a start/end snapshot pair, which the client plans locally. */
   public static boolean isIncremental(PlanTableScanRequest request) {
@@ -88,17 +40,16 @@ public final class ScanRequests {
     if (request.statsFields() == null || !request.statsFields().isEmpty()) {
       return request;
     }
-    return withHintsOf(
-        builder()
-            .withSnapshotId(request.snapshotId())
-            .withStartSnapshotId(request.startSnapshotId())
-            .withEndSnapshotId(request.endSnapshotId())
-            .withSelect(request.select())
-            .withFilter(request.filter())
-            .withCaseSensitive(request.caseSensitive())
-            .withUseSnapshotSchema(request.useSnapshotSchema())
-            .build(),
-        request);
+    return PlanTableScanRequest.builder()
+        .withSnapshotId(request.snapshotId())
+        .withStartSnapshotId(request.startSnapshotId())
+        .withEndSnapshotId(request.endSnapshotId())
+        .withSelect(request.select())
+        .withFilter(request.filter())
+        .withCaseSensitive(request.caseSensitive())
+        .withUseSnapshotSchema(request.useSnapshotSchema())
+        .withMinRowsRequested(request.minRowsRequested())
+        .build();
   }
 
   /**
@@ -116,41 +67,15 @@ public final class ScanRequests {
 
   /** A copy of the request naming {@code snapshotId}. */
   public static PlanTableScanRequest withSnapshot(PlanTableScanRequest request, long snapshotId) {
-    return withHintsOf(
-        builder()
-            .withSnapshotId(snapshotId)
-            .withSelect(request.select())
-            .withFilter(request.filter())
-            .withCaseSensitive(request.caseSensitive())
-            .withUseSnapshotSchema(request.useSnapshotSchema())
-            .withStatsFields(request.statsFields())
-            .build(),
-        request);
-  }
-
-  /**
-   * {@code request} with the hints {@code source} carries ({@code min-rows-requested}), for a
-   * request rebuilt from another with some fields changed. Why through Iceberg's own JSON: the
-   * field and its builder method are Iceberg 1.11's, and this library compiles against 1.10 too,
-   * whose parser neither writes nor reads it, so there the copy changes nothing.
-   */
-  public static PlanTableScanRequest withHintsOf(
-      PlanTableScanRequest request, PlanTableScanRequest source) {
-    JsonNode hint = json(source).get(MIN_ROWS_REQUESTED);
-    if (hint == null || hint.isNull()) {
-      return request;
-    }
-    ObjectNode json = json(request);
-    json.set(MIN_ROWS_REQUESTED, hint);
-    return PlanTableScanRequestParser.fromJson(json);
-  }
-
-  private static ObjectNode json(PlanTableScanRequest request) {
-    try {
-      return (ObjectNode) JsonUtil.mapper().readTree(PlanTableScanRequestParser.toJson(request));
-    } catch (JsonProcessingException e) {
-      throw new UncheckedIOException(e);
-    }
+    return PlanTableScanRequest.builder()
+        .withSnapshotId(snapshotId)
+        .withSelect(request.select())
+        .withFilter(request.filter())
+        .withCaseSensitive(request.caseSensitive())
+        .withUseSnapshotSchema(request.useSnapshotSchema())
+        .withStatsFields(request.statsFields())
+        .withMinRowsRequested(request.minRowsRequested())
+        .build();
   }
 
   /**

@@ -3,10 +3,8 @@ package org.apache.iceberg;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.function.BiPredicate;
 import java.util.function.ToLongBiFunction;
 import org.apache.iceberg.io.CloseableIterable;
@@ -20,14 +18,13 @@ import org.apache.iceberg.util.ContentFileUtil;
  * <p>Why: to return exactly what {@code planFiles()} returns, redemption runs Iceberg's own {@code
  * ManifestGroup} configured from the caller's scan the same way {@code DataTableScan} configures it
  * (columns, stats columns, filter, schemas, specs, residuals), only over sliced manifests and with
- * an entry-position predicate. Those pieces are package-private, as are the scan's accessors, so
- * this class lives in Iceberg's package, as Iceberg's own Spark module does for the same reason.
- * Keep it this small.
+ * an entry-position predicate. Those pieces are package-private, as are the scan's accessors and
+ * the uncommitted-manifest reader used for raw v3 row ids, so this class lives in Iceberg's
+ * package, as Iceberg's own Spark module does for the same reason. Keep it this small.
  *
- * <p>Iceberg releases: the same class runs on 1.10.0 to 1.12.0. Where 1.10 and 1.11 differ in how
- * a scan binds manifests, {@link ScanBinding} follows the running release, and two self-checks
- * (the position slot, the binding methods) run when the class loads; {@link
- * #checkIcebergRelease} reports a failed one naming the release.
+ * <p>Iceberg releases: the same class runs on 1.11.0 to 1.12.0. Its self-check (the position slot
+ * below) runs when the class loads, and {@link #checkIcebergRelease}, which the planner's
+ * constructor calls, reports a failed one naming the running release.
  *
  * <p>Merge-on-read: {@code DeleteFileIndex} is package-private too, and {@code ManifestGroup}
  * builds a fresh one from the delete manifests on every {@code planFiles()}. Redemption instead
@@ -46,37 +43,30 @@ public final class EntryRangeBridge {
   static final int FILE_ORDINAL_SLOT = 21;
 
   /** The Iceberg releases this bridge is built and tested against, as a reader would say it. */
-  static final String SUPPORTED_RELEASES = "1.10.0 to 1.12.0";
+  static final String SUPPORTED_RELEASES = "1.11.0 to 1.12.0";
 
   /** {@code ManifestFile.manifestDeletionVector()}, or null on a release without it. */
   private static final MethodHandle MANIFEST_DELETION_VECTOR = manifestDeletionVector();
 
-  /** How this release's {@code DataTableScan} binds manifests, null if a self-check failed. */
-  private static final ScanBinding BINDING;
-
-  /** Why this release cannot be bridged, null when it can. */
-  private static final IllegalStateException UNSUPPORTED;
-
-  static {
-    ScanBinding binding = null;
-    IllegalStateException unsupported = null;
-    try {
-      checkPositionSlot(FILE_ORDINAL_SLOT);
-      binding = ScanBinding.lookUp();
-    } catch (IllegalStateException e) {
-      unsupported = e;
-    }
-    BINDING = binding;
-    UNSUPPORTED = unsupported;
-  }
+  /** Why the running release cannot be bridged, null when it can. */
+  private static final IllegalStateException UNSUPPORTED = selfCheck();
 
   private EntryRangeBridge() {}
 
+  private static IllegalStateException selfCheck() {
+    try {
+      checkPositionSlot(FILE_ORDINAL_SLOT);
+      return null;
+    } catch (IllegalStateException e) {
+      return e;
+    }
+  }
+
   /**
-   * Fails unless the self-checks (position slot, scan binding) passed on the running Iceberg. Why
-   * callable: the planner's constructor calls it, so a catalog on an unsupported Iceberg fails
-   * when it builds the planning service, naming the release, instead of on a request. Every
-   * bridge method that depends on the checks calls it as well.
+   * Fails unless the self-check passed on the running Iceberg. Why callable: the planner's
+   * constructor calls it, so a catalog on an Iceberg this bridge does not fit fails when it builds
+   * the planning service, naming the release, instead of on a request; the methods that write the
+   * checked slot call it as well.
    *
    * @throws IllegalStateException naming the running Iceberg release and the supported ones
    */
@@ -84,44 +74,6 @@ public final class EntryRangeBridge {
     if (UNSUPPORTED != null) {
       throw unsupportedRelease(IcebergBuild.version(), UNSUPPORTED);
     }
-  }
-
-  /** Whether the running Iceberg binds scans with per-scan specs and schemas (1.11 and later). */
-  static boolean bindsScanSchemas() {
-    return binding().bindsSchemas();
-  }
-
-  /**
-   * Whether the manifest carries a deletion vector of its own, which marks some of its entries
-   * deleted without rewriting it and which a slice would not apply. Why here: the method and its
-   * type are Iceberg 1.12's, and on 1.10 and 1.11 no manifest has one, so it is looked up by name.
-   */
-  public static boolean hasManifestDeletionVector(ManifestFile manifest) {
-    if (MANIFEST_DELETION_VECTOR == null) {
-      return false;
-    }
-    try {
-      return MANIFEST_DELETION_VECTOR.invoke(manifest) != null;
-    } catch (Throwable t) {
-      throw ScanBinding.rethrown(t);
-    }
-  }
-
-  private static MethodHandle manifestDeletionVector() {
-    try {
-      return MethodHandles.publicLookup()
-          .unreflect(ManifestFile.class.getMethod("manifestDeletionVector"))
-          .asType(MethodType.methodType(Object.class, ManifestFile.class));
-    } catch (NoSuchMethodException e) {
-      return null;
-    } catch (IllegalAccessException e) {
-      throw new IllegalStateException("cannot reach ManifestFile.manifestDeletionVector", e);
-    }
-  }
-
-  private static ScanBinding binding() {
-    checkIcebergRelease();
-    return BINDING;
   }
 
   static IllegalStateException unsupportedRelease(String release, IllegalStateException cause) {
@@ -133,6 +85,36 @@ public final class EntryRangeBridge {
             + "): "
             + cause.getMessage(),
         cause);
+  }
+
+  /**
+   * Whether the manifest carries a deletion vector of its own, which marks some of its entries
+   * deleted without rewriting it and which a slice would not apply. Why here, looked up by name:
+   * the method and its type are Iceberg 1.12's, and on 1.11 no manifest has one.
+   */
+  public static boolean hasManifestDeletionVector(ManifestFile manifest) {
+    if (MANIFEST_DELETION_VECTOR == null) {
+      return false;
+    }
+    try {
+      return MANIFEST_DELETION_VECTOR.invoke(manifest) != null;
+    } catch (RuntimeException | Error e) {
+      throw e;
+    } catch (Throwable t) {
+      throw new IllegalStateException(t);
+    }
+  }
+
+  private static MethodHandle manifestDeletionVector() {
+    try {
+      return MethodHandles.publicLookup()
+          .unreflect(ManifestFile.class.getMethod("manifestDeletionVector"))
+          .asType(MethodType.methodType(Object.class, ManifestFile.class));
+    } catch (NoSuchMethodException e) {
+      return null;
+    } catch (IllegalAccessException e) {
+      throw new IllegalStateException("Cannot reach ManifestFile.manifestDeletionVector", e);
+    }
   }
 
   /**
@@ -182,7 +164,7 @@ public final class EntryRangeBridge {
 
   /** The specs the scan binds files with (rebound to the snapshot schema on time travel). */
   public static Map<Integer, PartitionSpec> specs(TableScan scan) {
-    return binding().specs(dataScan(scan));
+    return dataScan(scan).specs();
   }
 
   /**
@@ -197,8 +179,8 @@ public final class EntryRangeBridge {
         DeleteFileIndex.builderFor(io, deleteManifests)
             .caseSensitive(configured.isCaseSensitive())
             .filterData(configured.filter())
-            .specsById(binding().specs(configured));
-    builder = binding().withSchemas(builder, configured);
+            .schemasById(configured.schemas())
+            .specsById(configured.specs());
     if (configured.shouldIgnoreResiduals()) {
       builder.ignoreResiduals();
     }
@@ -220,17 +202,18 @@ public final class EntryRangeBridge {
       ToLongBiFunction<String, Long> toAbsolute,
       BiPredicate<String, Long> keep,
       DeleteIndex deletes) {
+    checkIcebergRelease();
     DataTableScan configured = dataScan(scan);
     ManifestGroup group =
         new ManifestGroup(io, dataManifests, List.of())
             .caseSensitive(configured.isCaseSensitive())
             .select(configured.scanColumns())
             .filterData(configured.filter())
-            .specsById(binding().specs(configured))
+            .schemasById(configured.schemas())
+            .specsById(configured.specs())
             .ignoreDeleted()
             .columnsToKeepStats(configured.columnsToKeepStats())
             .filterManifestEntries(entry -> keepAt(entry, toAbsolute, keep));
-    group = binding().withSchemas(group, configured);
     if (configured.shouldIgnoreResiduals()) {
       group = group.ignoreResiduals();
     }
@@ -255,6 +238,20 @@ public final class EntryRangeBridge {
                         context.schemaAsString(),
                         context.specAsString(),
                         context.residuals())));
+  }
+
+  /**
+   * Live data files of a manifest with their stored {@code first_row_id}, null where the entry
+   * inherits one. Read as an uncommitted manifest so the reader neither assigns nor clears ids.
+   */
+  public static CloseableIterable<DataFile> storedRowIds(
+      ManifestFile manifestWithoutFirstRowId, FileIO io, Map<Integer, PartitionSpec> specsById) {
+    Preconditions.checkArgument(
+        manifestWithoutFirstRowId.firstRowId() == null,
+        "Invalid manifest, first row id must be cleared: %s",
+        manifestWithoutFirstRowId.path());
+    return ManifestFiles.read(manifestWithoutFirstRowId, io, specsById, false)
+        .select(List.of("record_count", "first_row_id"));
   }
 
   private static boolean keepAt(
@@ -306,120 +303,6 @@ public final class EntryRangeBridge {
     /** Approximate bytes retained, for weighing cache entries. */
     public long weight() {
       return weight;
-    }
-  }
-
-  /**
-   * How the running release's {@code DataTableScan.doPlanFiles} binds manifests. Iceberg 1.11
-   * made it bind partition specs to the snapshot schema on time travel ({@code
-   * SnapshotScan.specs()}) and hand schemas by id to {@code ManifestGroup} and {@code
-   * DeleteFileIndex} (equality deletes after schema evolution); 1.10 binds with the table's specs
-   * and no schemas. Redemption must bind as the running release's {@code planFiles()} does, and
-   * these four methods do not exist in 1.10, so they are looked up once, by name, here: all four
-   * present (1.11, 1.12) or all four absent (1.10). Anything else is a release this bridge does
-   * not know, refused when the class loads.
-   */
-  private static final class ScanBinding {
-    private final MethodHandle scanSpecs;
-    private final MethodHandle scanSchemas;
-    private final MethodHandle groupSchemas;
-    private final MethodHandle indexSchemas;
-
-    private ScanBinding(
-        MethodHandle scanSpecs,
-        MethodHandle scanSchemas,
-        MethodHandle groupSchemas,
-        MethodHandle indexSchemas) {
-      this.scanSpecs = scanSpecs;
-      this.scanSchemas = scanSchemas;
-      this.groupSchemas = groupSchemas;
-      this.indexSchemas = indexSchemas;
-    }
-
-    static ScanBinding lookUp() {
-      MethodHandles.Lookup lookup = MethodHandles.lookup();
-      MethodHandle[] found = {
-        find(lookup, SnapshotScan.class, "specs", MethodType.methodType(Map.class)),
-        find(lookup, BaseScan.class, "schemas", MethodType.methodType(Map.class)),
-        find(
-            lookup,
-            ManifestGroup.class,
-            "schemasById",
-            MethodType.methodType(ManifestGroup.class, Map.class)),
-        find(
-            lookup,
-            DeleteFileIndex.Builder.class,
-            "schemasById",
-            MethodType.methodType(DeleteFileIndex.Builder.class, Map.class))
-      };
-      long present = Arrays.stream(found).filter(Objects::nonNull).count();
-      if (present != 0 && present != found.length) {
-        throw new IllegalStateException(
-            "scans bind specs and schemas in a way this bridge does not know ("
-                + present
-                + " of "
-                + found.length
-                + " binding methods found)");
-      }
-      return new ScanBinding(found[0], found[1], found[2], found[3]);
-    }
-
-    private static MethodHandle find(
-        MethodHandles.Lookup lookup, Class<?> owner, String name, MethodType type) {
-      try {
-        return lookup.findVirtual(owner, name, type);
-      } catch (NoSuchMethodException e) {
-        return null;
-      } catch (IllegalAccessException e) {
-        throw new IllegalStateException("cannot reach " + owner.getSimpleName() + "." + name, e);
-      }
-    }
-
-    boolean bindsSchemas() {
-      return scanSpecs != null;
-    }
-
-    @SuppressWarnings("unchecked")
-    Map<Integer, PartitionSpec> specs(DataTableScan scan) {
-      if (scanSpecs == null) {
-        return scan.table().specs();
-      }
-      try {
-        return (Map<Integer, PartitionSpec>) scanSpecs.invoke(scan);
-      } catch (Throwable t) {
-        throw rethrown(t);
-      }
-    }
-
-    ManifestGroup withSchemas(ManifestGroup group, DataTableScan scan) {
-      if (groupSchemas == null) {
-        return group;
-      }
-      try {
-        return (ManifestGroup) groupSchemas.invoke(group, scanSchemas.invoke(scan));
-      } catch (Throwable t) {
-        throw rethrown(t);
-      }
-    }
-
-    DeleteFileIndex.Builder withSchemas(DeleteFileIndex.Builder builder, DataTableScan scan) {
-      if (indexSchemas == null) {
-        return builder;
-      }
-      try {
-        return (DeleteFileIndex.Builder) indexSchemas.invoke(builder, scanSchemas.invoke(scan));
-      } catch (Throwable t) {
-        throw rethrown(t);
-      }
-    }
-
-    static RuntimeException rethrown(Throwable thrown) {
-      if (thrown instanceof Error error) {
-        throw error;
-      }
-      return thrown instanceof RuntimeException runtime
-          ? runtime
-          : new IllegalStateException(thrown);
     }
   }
 

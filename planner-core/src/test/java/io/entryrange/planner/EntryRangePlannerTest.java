@@ -100,7 +100,7 @@ class EntryRangePlannerTest {
       for (List<String> select : java.util.Arrays.asList(null, List.of("id", "category"))) {
         for (List<String> stats : java.util.Arrays.asList(null, List.of("id", "value"))) {
           PlanTableScanRequest request =
-              ScanRequests.builder()
+              PlanTableScanRequest.builder()
                   .withFilter(filter)
                   .withCaseSensitive(caseSensitive)
                   .withSelect(select)
@@ -175,7 +175,7 @@ class EntryRangePlannerTest {
     CountingFileIO io = new CountingFileIO(table.io());
     EntryRangePlanner planner = new EntryRangePlanner(new ManifestIndexCache());
 
-    RangePlan plan = planner.plan(table, ScanRequests.builder().build(), io, 20, 64);
+    RangePlan plan = planner.plan(table, PlanTableScanRequest.builder().build(), io, 20, 64);
 
     assertThat(plan.laterBatches()).isNotEmpty();
     assertOpenedOnly(table, io, plan.firstBatch().orElseThrow());
@@ -186,7 +186,7 @@ class EntryRangePlannerTest {
     Table table = TABLES.get(2);
     EntryRangePlanner planner = new EntryRangePlanner(new ManifestIndexCache());
     RangePlan plan =
-        planner.plan(table, ScanRequests.builder().build(), table.io(), 20, 64);
+        planner.plan(table, PlanTableScanRequest.builder().build(), table.io(), 20, 64);
     for (PlanBatch batch : plan.laterBatches()) {
       CountingFileIO io = new CountingFileIO(table.io());
       Table fresh = reloaded(table);
@@ -205,7 +205,7 @@ class EntryRangePlannerTest {
     Table table = TABLES.get(2);
     Table other = TABLES.get(3);
     EntryRangePlanner planner = new EntryRangePlanner(new ManifestIndexCache());
-    PlanTableScanRequest pinned = ScanRequests.pin(table, ScanRequests.builder().build());
+    PlanTableScanRequest pinned = ScanRequests.pin(table, PlanTableScanRequest.builder().build());
     String foreign = other.currentSnapshot().dataManifests(other.io()).get(0).path();
     CountingFileIO io = new CountingFileIO(table.io());
 
@@ -257,7 +257,7 @@ class EntryRangePlannerTest {
                 .build())
         .commit();
     EntryRangePlanner planner = new EntryRangePlanner(new ManifestIndexCache());
-    PlanTableScanRequest all = ScanRequests.builder().build();
+    PlanTableScanRequest all = PlanTableScanRequest.builder().build();
     CountingFileIO io = new CountingFileIO(table.io());
     Table fresh = reloaded(table);
 
@@ -281,7 +281,7 @@ class EntryRangePlannerTest {
     Table table = TABLES.get(2);
     Table files = MetadataTableUtils.createMetadataTableInstance(table, MetadataTableType.FILES);
     EntryRangePlanner planner = new EntryRangePlanner(new ManifestIndexCache());
-    PlanTableScanRequest all = ScanRequests.builder().build();
+    PlanTableScanRequest all = PlanTableScanRequest.builder().build();
 
     assertThat(planner.fallbackReason(files, all, table.io()))
         .contains(FallbackReason.UNSUPPORTED_TABLE);
@@ -302,7 +302,7 @@ class EntryRangePlannerTest {
     Table table = TestTables.create("empty", 2, Map.of());
     RangePlan plan =
         new EntryRangePlanner(new ManifestIndexCache())
-            .plan(table, ScanRequests.builder().build(), table.io(), 10, 64);
+            .plan(table, PlanTableScanRequest.builder().build(), table.io(), 10, 64);
     assertThat(plan.fallback()).isEmpty();
     assertThat(plan.first().tasks()).isEmpty();
     assertThat(plan.laterBatches()).isEmpty();
@@ -318,7 +318,7 @@ class EntryRangePlannerTest {
         new EntryRangePlanner(new ManifestIndexCache())
             .plan(
                 table,
-                ScanRequests.builder()
+                PlanTableScanRequest.builder()
                     .withStartSnapshotId(first)
                     .withEndSnapshotId(last)
                     .build(),

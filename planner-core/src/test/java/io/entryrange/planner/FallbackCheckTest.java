@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 
 class FallbackCheckTest {
   private static final PlanTableScanRequest PINNED =
-      ScanRequests.builder().withSnapshotId(7L).build();
+      PlanTableScanRequest.builder().withSnapshotId(7L).build();
   private static final FakeManifest PLAIN = FakeManifest.of("s3://b/m0.avro", 10, 0, 0);
 
   private static SnapshotManifests manifests(List<ManifestFile> data, List<ManifestFile> deletes) {
@@ -57,7 +57,7 @@ class FallbackCheckTest {
   @Test
   void incrementalScansFallBack() {
     PlanTableScanRequest incremental =
-        ScanRequests.builder().withStartSnapshotId(1L).withEndSnapshotId(2L).build();
+        PlanTableScanRequest.builder().withStartSnapshotId(1L).withEndSnapshotId(2L).build();
     assertThat(FallbackCheck.reason(incremental, manifests(List.of(PLAIN), List.of())))
         .contains(FallbackReason.INCREMENTAL_SCAN);
   }

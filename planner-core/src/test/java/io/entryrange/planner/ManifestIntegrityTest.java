@@ -87,7 +87,7 @@ class ManifestIntegrityTest {
   }
 
   private static PlanTableScanRequest pinned() {
-    return ScanRequests.pin(table, ScanRequests.builder().build());
+    return ScanRequests.pin(table, PlanTableScanRequest.builder().build());
   }
 
   private static RedeemedBatch redeem(byte[] manifestBytes) {

@@ -2,6 +2,8 @@ package io.entryrange.planner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,8 +32,9 @@ import org.junit.jupiter.api.Test;
  * Delete-aware redemption equals Iceberg's own {@code planFiles()} (built here with Iceberg's
  * public scan API, not through {@link ScanRequests}) on small merge-on-read tables: v2 position
  * deletes (partition- and file-scoped) and equality deletes with bounds, v3 deletion vectors, and
- * time travel to before a rename of the partition source column, where Iceberg 1.11 and later bind
- * specs and schemas differently from 1.10. Part of the suites run on every supported release.
+ * time travel to before a rename of the partition source column, where the scan binds partition
+ * specs to the snapshot's schema and equality deletes by schema id. Part of the suites run on
+ * every supported Iceberg release.
  */
 class MergeOnReadPlannerTest {
   private static final int[] BATCH_SIZES = {1, 5, 1000};
@@ -96,7 +99,7 @@ class MergeOnReadPlannerTest {
 
   private static void assertMatchesPlanFiles(Table table, Expression filter, long snapshotId) {
     PlanTableScanRequest request =
-        ScanRequests.builder().withSnapshotId(snapshotId).withFilter(filter).build();
+        PlanTableScanRequest.builder().withSnapshotId(snapshotId).withFilter(filter).build();
     TableScan reference = table.newScan().useSnapshot(snapshotId).filter(filter);
     List<String> expected = TaskJson.of(planned(reference));
     assertThat(expected).as("the reference plans something").isNotEmpty();
@@ -121,8 +124,8 @@ class MergeOnReadPlannerTest {
     List<FileScanTask> tasks = new ArrayList<>();
     try (CloseableIterable<FileScanTask> planned = scan.planFiles()) {
       planned.forEach(tasks::add);
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
     return tasks;
   }

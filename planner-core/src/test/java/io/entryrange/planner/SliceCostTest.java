@@ -59,7 +59,7 @@ class SliceCostTest {
   }
 
   private static PlanTableScanRequest pinned(Table of) {
-    return ScanRequests.pin(of, ScanRequests.builder().build());
+    return ScanRequests.pin(of, PlanTableScanRequest.builder().build());
   }
 
   /**

@@ -91,7 +91,7 @@ class TrimmedSliceTest {
   @Test
   void aFullScanInBatchesBlindToBlocksDecodesEachEntryOnce() {
     EntryRangePlanner planner = new EntryRangePlanner(new ManifestIndexCache());
-    PlanTableScanRequest pinned = ScanRequests.pin(table, ScanRequests.builder().build());
+    PlanTableScanRequest pinned = ScanRequests.pin(table, PlanTableScanRequest.builder().build());
     long decoded = 0;
     List<FileScanTask> tasks = new ArrayList<>();
     for (long start = 0; start < ENTRIES; start += 100) {

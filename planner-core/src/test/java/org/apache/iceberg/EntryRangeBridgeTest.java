@@ -42,16 +42,8 @@ class EntryRangeBridgeTest {
             "1.13.0", new IllegalStateException("BaseFile slot 21 is not pos()"));
     assertThat(failed)
         .hasMessage(
-            "Iceberg 1.13.0 is not supported by the entry-range planner (built for Iceberg 1.10.0"
+            "Iceberg 1.13.0 is not supported by the entry-range planner (built for Iceberg 1.11.0"
                 + " to 1.12.0): BaseFile slot 21 is not pos()")
         .hasCauseInstanceOf(IllegalStateException.class);
-  }
-
-  /** 1.10 binds scans with the table's specs and no schemas; 1.11 and later per scan. */
-  @Test
-  void scanBindingFollowsTheRelease() {
-    assertThat(EntryRangeBridge.bindsScanSchemas())
-        .as("Iceberg %s", IcebergBuild.version())
-        .isEqualTo(!IcebergBuild.version().startsWith("1.10."));
   }
 }
