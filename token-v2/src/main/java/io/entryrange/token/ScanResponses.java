@@ -19,8 +19,10 @@ import org.apache.iceberg.rest.responses.PlanTableScanResponse;
  * class loads, naming it.
  */
 final class ScanResponses {
-  private static final MethodHandle PLAN = builderFor(PlanTableScanResponse.class);
-  private static final MethodHandle FETCH = builderFor(FetchScanTasksResponse.class);
+  private static final MethodHandle PLAN =
+      builderFor(PlanTableScanResponse.class, PlanTableScanResponse.Builder.class);
+  private static final MethodHandle FETCH =
+      builderFor(FetchScanTasksResponse.class, FetchScanTasksResponse.Builder.class);
 
   private ScanResponses() {}
 
@@ -41,9 +43,8 @@ final class ScanResponses {
   }
 
   /** {@code builder(specs)} (1.12), else {@code builder().withSpecsById(specs)} (1.11). */
-  private static MethodHandle builderFor(Class<?> response) {
+  private static MethodHandle builderFor(Class<?> response, Class<?> builder) {
     MethodHandles.Lookup lookup = MethodHandles.publicLookup();
-    Class<?> builder = builderClass(response);
     try {
       return lookup.findStatic(response, "builder", MethodType.methodType(builder, Map.class));
     } catch (NoSuchMethodException | IllegalAccessException absent) {
@@ -69,14 +70,5 @@ final class ScanResponses {
             e);
       }
     }
-  }
-
-  private static Class<?> builderClass(Class<?> response) {
-    for (Class<?> nested : response.getClasses()) {
-      if (nested.getSimpleName().equals("Builder")) {
-        return nested;
-      }
-    }
-    throw new IllegalStateException(response.getSimpleName() + " has no Builder");
   }
 }
