@@ -57,6 +57,8 @@ public final class EntryRangePlanner {
       DeleteIndexCache deleteIndexes,
       boolean deleteAwarePlanning,
       EntrySpaceCache spaces) {
+    // fail when the service is built, naming the release, rather than on the first request
+    EntryRangeBridge.checkIcebergRelease();
     Preconditions.checkArgument(indexes != null, "Invalid manifest index cache: null");
     Preconditions.checkArgument(deleteIndexes != null, "Invalid delete index cache: null");
     Preconditions.checkArgument(spaces != null, "Invalid entry space cache: null");

@@ -1,6 +1,7 @@
 package io.entryrange.planner;
 
 import java.util.Optional;
+import org.apache.iceberg.EntryRangeBridge;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.rest.requests.PlanTableScanRequest;
@@ -45,7 +46,7 @@ final class FallbackCheck {
         return Optional.of(FallbackReason.ENCRYPTED_MANIFESTS);
       }
       if (FileFormat.fromFileName(manifest.path()) != FileFormat.AVRO
-          || manifest.manifestDeletionVector() != null) {
+          || EntryRangeBridge.hasManifestDeletionVector(manifest)) {
         return Optional.of(FallbackReason.UNSUPPORTED_MANIFEST_FORMAT);
       }
     }

@@ -2,7 +2,6 @@ package io.entryrange.planner;
 
 import java.nio.ByteBuffer;
 import java.util.List;
-import org.apache.iceberg.ManifestBitmap;
 import org.apache.iceberg.ManifestContent;
 import org.apache.iceberg.ManifestFile;
 
@@ -15,6 +14,11 @@ import org.apache.iceberg.ManifestFile;
  * inherits the manifest's first row id plus the record counts of the earlier such entries; when a
  * slice starts at block k, those earlier counts were never read, so the manifest-level value is
  * advanced by their sum instead.
+ *
+ * <p>Iceberg 1.12's {@code manifestDeletionVector()} and {@code formatVersion()} are left to the
+ * interface's defaults (none, 0): only 1.12's reader of Parquet (v4) manifests consults them, and
+ * slices are only cut from Avro manifests without a deletion vector ({@link FallbackCheck} sends
+ * the others to the fallback). Overriding them would tie this class to 1.12.
  */
 final class SlicedManifest implements ManifestFile {
   private final ManifestFile manifest;
@@ -103,16 +107,6 @@ final class SlicedManifest implements ManifestFile {
   @Override
   public ByteBuffer keyMetadata() {
     return manifest.keyMetadata();
-  }
-
-  @Override
-  public ManifestBitmap manifestDeletionVector() {
-    return manifest.manifestDeletionVector();
-  }
-
-  @Override
-  public int formatVersion() {
-    return manifest.formatVersion();
   }
 
   @Override

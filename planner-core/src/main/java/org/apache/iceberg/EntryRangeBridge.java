@@ -1,5 +1,8 @@
 package org.apache.iceberg;
 
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiPredicate;
@@ -19,6 +22,10 @@ import org.apache.iceberg.util.ContentFileUtil;
  * the uncommitted-manifest reader used for raw v3 row ids, so this class lives in Iceberg's
  * package, as Iceberg's own Spark module does for the same reason. Keep it this small.
  *
+ * <p>Iceberg releases: the same class runs on 1.11.0 to 1.12.0. Its self-check (the position slot
+ * below) runs when the class loads, and {@link #checkIcebergRelease}, which the planner's
+ * constructor calls, reports a failed one naming the running release.
+ *
  * <p>Merge-on-read: {@code DeleteFileIndex} is package-private too, and {@code ManifestGroup}
  * builds a fresh one from the delete manifests on every {@code planFiles()}. Redemption instead
  * builds the index once per scan ({@link #deleteIndex}), caches it outside, and hands it to {@link
@@ -35,11 +42,80 @@ public final class EntryRangeBridge {
    */
   static final int FILE_ORDINAL_SLOT = 21;
 
-  static {
-    checkPositionSlot(FILE_ORDINAL_SLOT);
-  }
+  /** The Iceberg releases this bridge is built and tested against, as a reader would say it. */
+  static final String SUPPORTED_RELEASES = "1.11.0 to 1.12.0";
+
+  /** {@code ManifestFile.manifestDeletionVector()}, or null on a release without it. */
+  private static final MethodHandle MANIFEST_DELETION_VECTOR = manifestDeletionVector();
+
+  /** Why the running release cannot be bridged, null when it can. */
+  private static final IllegalStateException UNSUPPORTED = selfCheck();
 
   private EntryRangeBridge() {}
+
+  private static IllegalStateException selfCheck() {
+    try {
+      checkPositionSlot(FILE_ORDINAL_SLOT);
+      return null;
+    } catch (IllegalStateException e) {
+      return e;
+    }
+  }
+
+  /**
+   * Fails unless the self-check passed on the running Iceberg. Why callable: the planner's
+   * constructor calls it, so a catalog on an Iceberg this bridge does not fit fails when it builds
+   * the planning service, naming the release, instead of on a request; the methods that write the
+   * checked slot call it as well.
+   *
+   * @throws IllegalStateException naming the running Iceberg release and the supported ones
+   */
+  public static void checkIcebergRelease() {
+    if (UNSUPPORTED != null) {
+      throw unsupportedRelease(IcebergBuild.version(), UNSUPPORTED);
+    }
+  }
+
+  static IllegalStateException unsupportedRelease(String release, IllegalStateException cause) {
+    return new IllegalStateException(
+        "Iceberg "
+            + release
+            + " is not supported by the entry-range planner (built for Iceberg "
+            + SUPPORTED_RELEASES
+            + "): "
+            + cause.getMessage(),
+        cause);
+  }
+
+  /**
+   * Whether the manifest carries a deletion vector of its own, which marks some of its entries
+   * deleted without rewriting it and which a slice would not apply. Why here, looked up by name:
+   * the method and its type are Iceberg 1.12's, and on 1.11 no manifest has one.
+   */
+  public static boolean hasManifestDeletionVector(ManifestFile manifest) {
+    if (MANIFEST_DELETION_VECTOR == null) {
+      return false;
+    }
+    try {
+      return MANIFEST_DELETION_VECTOR.invoke(manifest) != null;
+    } catch (RuntimeException | Error e) {
+      throw e;
+    } catch (Throwable t) {
+      throw new IllegalStateException(t);
+    }
+  }
+
+  private static MethodHandle manifestDeletionVector() {
+    try {
+      return MethodHandles.publicLookup()
+          .unreflect(ManifestFile.class.getMethod("manifestDeletionVector"))
+          .asType(MethodType.methodType(Object.class, ManifestFile.class));
+    } catch (NoSuchMethodException e) {
+      return null;
+    } catch (IllegalAccessException e) {
+      throw new IllegalStateException("Cannot reach ManifestFile.manifestDeletionVector", e);
+    }
+  }
 
   /**
    * Writes a probe position into {@code slot} of a fresh data file and reads it back through
@@ -126,6 +202,7 @@ public final class EntryRangeBridge {
       ToLongBiFunction<String, Long> toAbsolute,
       BiPredicate<String, Long> keep,
       DeleteIndex deletes) {
+    checkIcebergRelease();
     DataTableScan configured = dataScan(scan);
     ManifestGroup group =
         new ManifestGroup(io, dataManifests, List.of())

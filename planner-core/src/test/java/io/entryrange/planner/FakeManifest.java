@@ -2,7 +2,6 @@ package io.entryrange.planner;
 
 import java.nio.ByteBuffer;
 import java.util.List;
-import org.apache.iceberg.ManifestBitmap;
 import org.apache.iceberg.ManifestContent;
 import org.apache.iceberg.ManifestFile;
 
@@ -13,12 +12,11 @@ record FakeManifest(
     Integer existingFilesCount,
     Integer deletedFilesCount,
     ManifestContent content,
-    ByteBuffer keyMetadata,
-    ManifestBitmap manifestDeletionVector)
+    ByteBuffer keyMetadata)
     implements ManifestFile {
 
   static FakeManifest of(String path, Integer added, Integer existing, Integer deleted) {
-    return new FakeManifest(path, added, existing, deleted, ManifestContent.DATA, null, null);
+    return new FakeManifest(path, added, existing, deleted, ManifestContent.DATA, null);
   }
 
   @Override

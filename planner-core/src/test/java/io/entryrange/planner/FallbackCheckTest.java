@@ -1,13 +1,16 @@
 package io.entryrange.planner;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.lang.reflect.Proxy;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-import org.apache.iceberg.ManifestBitmap;
+import org.apache.iceberg.IcebergBuild;
 import org.apache.iceberg.ManifestContent;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.rest.requests.PlanTableScanRequest;
@@ -33,7 +36,7 @@ class FallbackCheckTest {
   @Test
   void deleteManifestsFallBack() {
     FakeManifest deletes =
-        new FakeManifest("s3://b/d0.avro", 1, 0, 0, ManifestContent.DELETES, null, null);
+        new FakeManifest("s3://b/d0.avro", 1, 0, 0, ManifestContent.DELETES, null);
     assertThat(FallbackCheck.reason(PINNED, manifests(List.of(PLAIN), List.of(deletes))))
         .contains(FallbackReason.DELETE_MANIFESTS);
   }
@@ -41,10 +44,10 @@ class FallbackCheckTest {
   @Test
   void deleteAwarePlanningTakesDeleteManifestsUnlessEncrypted() {
     FakeManifest deletes =
-        new FakeManifest("s3://b/d0.avro", 1, 0, 0, ManifestContent.DELETES, null, null);
+        new FakeManifest("s3://b/d0.avro", 1, 0, 0, ManifestContent.DELETES, null);
     FakeManifest encrypted =
         new FakeManifest(
-            "s3://b/d1.avro", 1, 0, 0, ManifestContent.DELETES, ByteBuffer.wrap(new byte[] {1}), null);
+            "s3://b/d1.avro", 1, 0, 0, ManifestContent.DELETES, ByteBuffer.wrap(new byte[] {1}));
     assertThat(FallbackCheck.reason(PINNED, manifests(List.of(PLAIN), List.of(deletes)), true))
         .isEmpty();
     assertThat(FallbackCheck.reason(PINNED, manifests(List.of(PLAIN), List.of(encrypted)), true))
@@ -76,32 +79,40 @@ class FallbackCheckTest {
   void encryptedManifestsFallBack() {
     FakeManifest encrypted =
         new FakeManifest(
-            "s3://b/k.avro", 1, 0, 0, ManifestContent.DATA, ByteBuffer.wrap(new byte[] {1}), null);
+            "s3://b/k.avro", 1, 0, 0, ManifestContent.DATA, ByteBuffer.wrap(new byte[] {1}));
     assertThat(FallbackCheck.reason(PINNED, manifests(List.of(encrypted), List.of())))
         .contains(FallbackReason.ENCRYPTED_MANIFESTS);
   }
 
+  /**
+   * Iceberg 1.12's manifest deletion vectors; skipped on the releases before, which have none. The
+   * manifest and its bitmap are proxies because the bitmap type does not exist before 1.12 and
+   * this class compiles against every supported release.
+   */
   @Test
-  void manifestDeletionVectorsFallBack() {
-    ManifestBitmap bitmap =
-        new ManifestBitmap() {
-          @Override
-          public int cardinality() {
-            return 1;
-          }
-
-          @Override
-          public boolean isSet(int position) {
-            return position == 0;
-          }
-
-          @Override
-          public ByteBuffer buffer() {
-            return ByteBuffer.allocate(0);
-          }
-        };
-    FakeManifest withDv =
-        new FakeManifest("s3://b/v.avro", 2, 0, 0, ManifestContent.DATA, null, bitmap);
+  void manifestDeletionVectorsFallBack() throws ClassNotFoundException {
+    assumeTrue(
+        Arrays.stream(ManifestFile.class.getMethods())
+            .anyMatch(m -> m.getName().equals("manifestDeletionVector")),
+        "Iceberg " + IcebergBuild.version() + " has no manifest deletion vectors");
+    Class<?> bitmapType = Class.forName("org.apache.iceberg.ManifestBitmap");
+    Object bitmap =
+        Proxy.newProxyInstance(
+            bitmapType.getClassLoader(),
+            new Class<?>[] {bitmapType},
+            (proxy, method, args) -> {
+              throw new UnsupportedOperationException(method.getName());
+            });
+    FakeManifest plain = FakeManifest.of("s3://b/v.avro", 2, 0, 0);
+    ManifestFile withDv =
+        (ManifestFile)
+            Proxy.newProxyInstance(
+                ManifestFile.class.getClassLoader(),
+                new Class<?>[] {ManifestFile.class},
+                (proxy, method, args) ->
+                    method.getName().equals("manifestDeletionVector")
+                        ? bitmap
+                        : method.invoke(plain, args));
     assertThat(FallbackCheck.reason(PINNED, manifests(List.of(withDv), List.of())))
         .contains(FallbackReason.UNSUPPORTED_MANIFEST_FORMAT);
   }

@@ -19,7 +19,7 @@ final class PlanResponses {
       List<FileScanTask> tasks,
       List<String> planTasks) {
     PlanTableScanResponse.Builder response =
-        PlanTableScanResponse.builder(table.specs())
+        ScanResponses.plan(table.specs())
             .withPlanStatus(PlanStatus.COMPLETED)
             .withFileScanTasks(permitted(table, carried, effective, tasks));
     if (!planTasks.isEmpty()) {
@@ -35,7 +35,7 @@ final class PlanResponses {
       List<FileScanTask> tasks,
       List<String> planTasks) {
     FetchScanTasksResponse.Builder response =
-        FetchScanTasksResponse.builder(table.specs())
+        ScanResponses.fetch(table.specs())
             .withFileScanTasks(permitted(table, carried, effective, tasks));
     if (!planTasks.isEmpty()) {
       response.withPlanTasks(planTasks);

@@ -1,0 +1,204 @@
+package io.entryrange.planner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.apache.iceberg.AppendFiles;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileMetadata;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.IcebergBuild;
+import org.apache.iceberg.Metrics;
+import org.apache.iceberg.RowDelta;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableScan;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.rest.requests.PlanTableScanRequest;
+import org.apache.iceberg.types.Conversions;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Delete-aware redemption equals Iceberg's own {@code planFiles()} (built here with Iceberg's
+ * public scan API, not through {@link ScanRequests}) on small merge-on-read tables: v2 position
+ * deletes (partition- and file-scoped) and equality deletes with bounds, v3 deletion vectors, and
+ * time travel to before a rename of the partition source column, where the scan binds partition
+ * specs to the snapshot's schema and equality deletes by schema id. Part of the suites run on
+ * every supported Iceberg release.
+ */
+class MergeOnReadPlannerTest {
+  private static final int[] BATCH_SIZES = {1, 5, 1000};
+
+  @Test
+  void v2PositionAndEqualityDeletesMatchPlanFiles() {
+    Table table = TestTables.create("mor_v2", 2, Map.of());
+    List<DataFile> files = appendInThreeCommits(table);
+    RowDelta deletes = table.newRowDelta();
+    deletes.addDeletes(partitionPositionDeletes(table, files.get(3)));
+    deletes.addDeletes(filePositionDeletes(table, files.get(7)));
+    deletes.addDeletes(equalityDeletes(table, files.get(5), 500, 900));
+    deletes.commit();
+    appendAll(table, files.subList(30, 36));
+
+    for (Expression filter : filters()) {
+      assertMatchesPlanFiles(table, filter, table.currentSnapshot().snapshotId());
+    }
+  }
+
+  @Test
+  void v3DeletionVectorsMatchPlanFiles() {
+    Table table = TestTables.create("mor_v3", 3, Map.of());
+    List<DataFile> files = appendInThreeCommits(table);
+    table
+        .newRowDelta()
+        .addDeletes(deletionVector(table, files.get(2)))
+        .addDeletes(deletionVector(table, files.get(9)))
+        .commit();
+
+    for (Expression filter : filters()) {
+      assertMatchesPlanFiles(table, filter, table.currentSnapshot().snapshotId());
+    }
+  }
+
+  @Test
+  void timeTravelBeforeARenameMatchesPlanFiles() {
+    Table table = TestTables.create("mor_renamed", 2, Map.of());
+    List<DataFile> files = appendInThreeCommits(table);
+    table
+        .newRowDelta()
+        .addDeletes(equalityDeletes(table, files.get(4), 0, 10_000))
+        .addDeletes(filePositionDeletes(table, files.get(8)))
+        .commit();
+    long beforeRename = table.currentSnapshot().snapshotId();
+    table.updateSchema().renameColumn("category", "kind").commit();
+    appendAll(table, files.subList(30, 33));
+
+    for (Expression filter :
+        List.of(Expressions.alwaysTrue(), Expressions.equal("category", "beta"))) {
+      assertMatchesPlanFiles(table, filter, beforeRename);
+    }
+  }
+
+  private static List<Expression> filters() {
+    return List.of(
+        Expressions.alwaysTrue(),
+        Expressions.equal("category", "beta"),
+        Expressions.greaterThan("id", 1500L),
+        Expressions.lessThan("value", 300));
+  }
+
+  private static void assertMatchesPlanFiles(Table table, Expression filter, long snapshotId) {
+    PlanTableScanRequest request =
+        PlanTableScanRequest.builder().withSnapshotId(snapshotId).withFilter(filter).build();
+    TableScan reference = table.newScan().useSnapshot(snapshotId).filter(filter);
+    List<String> expected = TaskJson.of(planned(reference));
+    assertThat(expected).as("the reference plans something").isNotEmpty();
+    for (int batchSize : BATCH_SIZES) {
+      EntryRangePlanner planner =
+          new EntryRangePlanner(new ManifestIndexCache(), new DeleteIndexCache(), true);
+      RangePlan plan = planner.plan(table, request, table.io(), batchSize, 64);
+      assertThat(plan.fallback()).as("delete-aware planning takes these snapshots").isEmpty();
+      List<FileScanTask> tasks = new ArrayList<>(plan.first().tasks());
+      for (PlanBatch batch : plan.laterBatches()) {
+        tasks.addAll(planner.redeem(table, plan.request(), batch, table.io()).tasks());
+      }
+      assertThat(TaskJson.of(tasks))
+          .as(
+              "Iceberg %s, %s, filter %s, batch size %s",
+              IcebergBuild.version(), table.name(), filter, batchSize)
+          .isEqualTo(expected);
+    }
+  }
+
+  private static List<FileScanTask> planned(TableScan scan) {
+    List<FileScanTask> tasks = new ArrayList<>();
+    try (CloseableIterable<FileScanTask> planned = scan.planFiles()) {
+      planned.forEach(tasks::add);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return tasks;
+  }
+
+  /** 36 data files; the first 30 appended in three commits, the rest kept for later. */
+  private static List<DataFile> appendInThreeCommits(Table table) {
+    SplittableRandom random = new SplittableRandom(11);
+    List<DataFile> files = new ArrayList<>();
+    for (int id = 0; id < 36; id += 1) {
+      files.add(TestTables.dataFile(table, id, random));
+    }
+    appendAll(table, files.subList(0, 12));
+    appendAll(table, files.subList(12, 20));
+    appendAll(table, files.subList(20, 30));
+    return files;
+  }
+
+  private static void appendAll(Table table, List<DataFile> files) {
+    AppendFiles append = table.newFastAppend();
+    files.forEach(append::appendFile);
+    append.commit();
+  }
+
+  private static DeleteFile partitionPositionDeletes(Table table, DataFile data) {
+    return FileMetadata.deleteFileBuilder(table.spec())
+        .ofPositionDeletes()
+        .withPath(table.location() + "/data/pos-partition-" + data.recordCount() + ".parquet")
+        .withFormat(FileFormat.PARQUET)
+        .withFileSizeInBytes(1024)
+        .withRecordCount(4)
+        .withPartition(data.partition())
+        .build();
+  }
+
+  private static DeleteFile filePositionDeletes(Table table, DataFile data) {
+    return FileMetadata.deleteFileBuilder(table.spec())
+        .ofPositionDeletes()
+        .withPath(table.location() + "/data/pos-file-" + data.recordCount() + ".parquet")
+        .withFormat(FileFormat.PARQUET)
+        .withFileSizeInBytes(512)
+        .withRecordCount(2)
+        .withPartition(data.partition())
+        .withReferencedDataFile(data.location())
+        .build();
+  }
+
+  /** Deletes rows whose id lies in [low, high], in {@code data}'s partition. */
+  private static DeleteFile equalityDeletes(Table table, DataFile data, long low, long high) {
+    ByteBuffer lower = Conversions.toByteBuffer(Types.LongType.get(), low);
+    ByteBuffer upper = Conversions.toByteBuffer(Types.LongType.get(), high);
+    return FileMetadata.deleteFileBuilder(table.spec())
+        .ofEqualityDeletes(1)
+        .withPath(table.location() + "/data/eq-" + low + "-" + high + ".parquet")
+        .withFormat(FileFormat.PARQUET)
+        .withFileSizeInBytes(256)
+        .withRecordCount(3)
+        .withPartition(data.partition())
+        .withMetrics(
+            new Metrics(3L, null, null, null, null, Map.of(1, lower), Map.of(1, upper)))
+        .build();
+  }
+
+  private static DeleteFile deletionVector(Table table, DataFile data) {
+    return FileMetadata.deleteFileBuilder(table.spec())
+        .ofPositionDeletes()
+        .withPath(table.location() + "/data/dv-" + data.recordCount() + ".puffin")
+        .withFormat(FileFormat.PUFFIN)
+        .withFileSizeInBytes(200)
+        .withRecordCount(2)
+        .withPartition(data.partition())
+        .withReferencedDataFile(data.location())
+        .withContentOffset(4)
+        .withContentSizeInBytes(60)
+        .build();
+  }
+}
