@@ -4,8 +4,6 @@ import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 import org.apache.iceberg.rest.Endpoint;
-import org.apache.iceberg.rest.RESTCatalogProperties;
-import org.apache.iceberg.rest.RESTUtil;
 
 /**
  * Which planning route a request took, and the names in its path: what a host resolved from its
@@ -58,7 +56,8 @@ public record PlanningRoute(
   /**
    * A route from path segments as they arrived, still percent-encoded, decoded with Iceberg's own
    * helpers (a multi-level namespace joined by the client's default separator, {@code %1F}), so
-   * a host cannot decode a name differently from how the Java client encodes it.
+   * a host cannot decode a name differently from how the Java client of the running release
+   * encodes it ({@link PathDecoding}).
    *
    * @param prefix the {@code {prefix}} segment, or null
    * @param planId the {@code {plan-id}} segment, null for {@link Kind#PLAN} and {@link Kind#TASKS}
@@ -66,12 +65,11 @@ public record PlanningRoute(
   public static PlanningRoute fromPath(
       String prefix, String namespace, String table, Kind kind, String planId) {
     return new PlanningRoute(
-        prefix == null ? null : RESTUtil.decodePathSegment(prefix),
-        RESTUtil.decodeNamespaceAsPathSegment(
-            namespace, RESTCatalogProperties.NAMESPACE_SEPARATOR_DEFAULT),
-        RESTUtil.decodePathSegment(table),
+        prefix == null ? null : PathDecoding.segment(prefix),
+        PathDecoding.namespace(namespace),
+        PathDecoding.segment(table),
         kind,
-        planId == null ? null : RESTUtil.decodePathSegment(planId));
+        planId == null ? null : PathDecoding.segment(planId));
   }
 
   /** The table the route names. */
