@@ -43,16 +43,16 @@ public final class BatchPlanner {
   private final int batchSize;
   private final int maxManifests;
   private final int width;
-  private final long maxResponseBytes;
+  private final long targetResponseBytes;
 
   /**
    * @param batchSize most entries (or offset tasks) per batch; 0 answers every plan inline
    * @param maxManifests most manifests per batch of entry ranges
    * @param width most plan tasks per response, 0 for a flat list
-   * @param maxResponseBytes the response bound batches are estimated against
+   * @param targetResponseBytes the response bound batches are estimated against
    */
   public BatchPlanner(
-      EntryRangePlanner ranges, int batchSize, int maxManifests, int width, long maxResponseBytes) {
+      EntryRangePlanner ranges, int batchSize, int maxManifests, int width, long targetResponseBytes) {
     Preconditions.checkArgument(ranges != null, "Invalid entry-range planner: null");
     Preconditions.checkArgument(batchSize >= 0, "Invalid batch size: %s", batchSize);
     Preconditions.checkArgument(maxManifests > 0, "Invalid manifests per batch: %s", maxManifests);
@@ -61,12 +61,12 @@ public final class BatchPlanner {
         "Invalid fan-out width: %s",
         width);
     Preconditions.checkArgument(
-        maxResponseBytes > 0, "Invalid response bound: %s", maxResponseBytes);
+        targetResponseBytes > 0, "Invalid response bound: %s", targetResponseBytes);
     this.ranges = ranges;
     this.batchSize = batchSize;
     this.maxManifests = maxManifests;
     this.width = width;
-    this.maxResponseBytes = maxResponseBytes;
+    this.targetResponseBytes = targetResponseBytes;
   }
 
   /**
@@ -88,7 +88,7 @@ public final class BatchPlanner {
                     ? new BatchCut(Integer.MAX_VALUE, Integer.MAX_VALUE)
                     : new BatchCut(
                         ResponseEstimate.batchSize(
-                            maxResponseBytes,
+                            targetResponseBytes,
                             batchSize,
                             space.manifestBytes(),
                             space.size(),
@@ -111,11 +111,11 @@ public final class BatchPlanner {
     List<Handout> handouts = new ArrayList<>();
     if (plan.rest().isPresent()) {
       EntrySpan rest = plan.rest().get();
-      long needed = minRows(effective) - GuaranteedRows.sum(plan.first().tasks());
-      long end =
-          minRows(effective) > 0 && plan.rowsExact()
-              ? needed <= 0 ? rest.start() : space.rowsEnd(rest.start(), needed)
-              : rest.end();
+      long end = rest.end();
+      if (minRows(effective) > 0 && plan.rowsExact()) {
+        long needed = minRows(effective) - GuaranteedRows.sum(plan.first().tasks());
+        end = needed <= 0 ? rest.start() : space.rowsEnd(rest.start(), needed);
+      }
       if (width == 0) {
         for (long position = rest.start(); position < end; ) {
           PlanBatch batch = space.batchAt(position, end, cut);
@@ -162,7 +162,7 @@ public final class BatchPlanner {
       return new BatchPlan(Optional.empty(), sorted.subList(0, end), List.of(), 0, () -> sorted);
     }
     int size =
-        ResponseEstimate.batchSize(maxResponseBytes, batchSize, 0, 0, statsColumns(effective));
+        ResponseEstimate.batchSize(targetResponseBytes, batchSize, 0, 0, statsColumns(effective));
     int inline = Math.min(size, end);
     List<Handout> handouts = new ArrayList<>();
     if (width == 0) {

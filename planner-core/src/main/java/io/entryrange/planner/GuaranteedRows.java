@@ -16,11 +16,24 @@ final class GuaranteedRows {
 
   static long of(FileScanTask task) {
     boolean exact =
-        task.residual().op() == Expression.Operation.TRUE
+        alwaysTrue(task)
             && task.deletes().isEmpty()
             && task.start() == 0
             && task.length() == task.file().fileSizeInBytes();
     return exact ? Math.max(0, task.file().recordCount()) : 0;
+  }
+
+  /**
+   * Whether the task's residual is always true. Iceberg computes a residual when asked, and 1.12
+   * fails for some valid filters (starts-with on a null partition value, see {@code
+   * SharedResiduals}); a residual it cannot compute guarantees nothing, and never fails the scan.
+   */
+  private static boolean alwaysTrue(FileScanTask task) {
+    try {
+      return task.residual().op() == Expression.Operation.TRUE;
+    } catch (RuntimeException e) {
+      return false;
+    }
   }
 
   /**

@@ -17,7 +17,7 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  */
 abstract class PlanningSettings<B extends PlanningSettings<B>> {
   int batchSize = ScanPlanningService.DEFAULT_BATCH_SIZE;
-  long maxResponseBytes = ScanPlanningService.DEFAULT_MAX_RESPONSE_BYTES;
+  long targetResponseBytes = ScanPlanningService.DEFAULT_TARGET_RESPONSE_BYTES;
   CodecMode mode = CodecMode.AUTO;
   int maxManifestsPerPlanTask = PlanTaskCodec.DEFAULT_MAX_RANGES;
   int fanOutWidth = ScanPlanningService.DEFAULT_FAN_OUT_WIDTH;
@@ -43,12 +43,14 @@ abstract class PlanningSettings<B extends PlanningSettings<B>> {
   /**
    * Largest {@code /plan} or {@code /tasks} response, in bytes of JSON: batches are estimated to
    * fit it before anything is read, and a batch that would overflow it returns part of its tasks
-   * and hands out the rest as one more plan task. A single file's task is returned whatever its
-   * size.
+   * and hands out the rest as one more plan task. A target, not a refusal limit (a host keeps its
+   * own, as the fixture server's {@code max-response-bytes}): a single file's task is returned
+   * whatever its size, and plan tasks are not cut, so {@link #fanOutWidth} plan tasks, each
+   * repeating the scan's JSON, must fit well within it.
    */
-  public B maxResponseBytes(long bytes) {
-    Preconditions.checkArgument(bytes >= 4096, "Invalid response bound: %s (at least 4096)", bytes);
-    this.maxResponseBytes = bytes;
+  public B targetResponseBytes(long bytes) {
+    Preconditions.checkArgument(bytes >= 4096, "Invalid target response bytes: %s (at least 4096)", bytes);
+    this.targetResponseBytes = bytes;
     return self();
   }
 

@@ -61,7 +61,7 @@ public final class ScanPlanningService implements AutoCloseable {
   public static final int DEFAULT_BATCH_SIZE = 5_000;
 
   /** Default response bound: what gateways and load balancers commonly let through. */
-  public static final long DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
+  public static final long DEFAULT_TARGET_RESPONSE_BYTES = 1024 * 1024;
 
   private final CodecMode mode;
   private final int batchSize;
@@ -74,7 +74,7 @@ public final class ScanPlanningService implements AutoCloseable {
   private final PlanningMetrics metrics;
   private final ScanLimits limits;
   private final PlanningListener listener;
-  private final long maxResponseBytes;
+  private final long targetResponseBytes;
 
   private ScanPlanningService(Builder builder, PlanningCaches caches) {
     this.mode = builder.mode;
@@ -91,8 +91,8 @@ public final class ScanPlanningService implements AutoCloseable {
             builder.batchSize,
             builder.maxManifestsPerPlanTask,
             builder.fanOutWidth,
-            builder.maxResponseBytes);
-    this.maxResponseBytes = builder.maxResponseBytes;
+            builder.targetResponseBytes);
+    this.targetResponseBytes = builder.targetResponseBytes;
     this.permitted = new PermittedScans(builder.policy);
     this.signer = builder.signer;
     this.limits = builder.limits;
@@ -144,7 +144,7 @@ public final class ScanPlanningService implements AutoCloseable {
                     planTasks ->
                         ResponseBytes.of(
                                 PlanResponses.planned(table, requested, effective, tasks, planTasks))
-                            <= maxResponseBytes)
+                            <= targetResponseBytes)
                 .orElse(true);
     BatchPlan plan = null;
     if (mode != CodecMode.OFFSET) {
@@ -268,7 +268,7 @@ public final class ScanPlanningService implements AutoCloseable {
             .map(
                 children ->
                     ResponseBytes.of(PlanResponses.fetched(table, carried, effective, tasks, children))
-                        <= maxResponseBytes)
+                        <= targetResponseBytes)
             .orElse(true);
   }
 
