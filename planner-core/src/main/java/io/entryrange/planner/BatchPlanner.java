@@ -3,6 +3,7 @@ package io.entryrange.planner;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.LongFunction;
 import java.util.function.Supplier;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Table;
@@ -22,6 +23,16 @@ import org.apache.iceberg.rest.requests.PlanTableScanRequest;
  * response grows with the table; width 0 hands out one batch per plan task instead (a flat list).
  * Batch size 0 returns everything inline.
  *
+ * <p>Responses are bounded in bytes: a batch holds at most as many entries as {@link
+ * ResponseEstimate} expects to fit in the response bound (the batch size is only the upper
+ * bound), and a redeemed batch whose response the caller's {@link ResponseFit} says would overflow
+ * returns its first half (again, until it fits) and hands out the rest as one more plan task, so
+ * no batch is ever refused for its size. Both depend only on the plan task and the manifest list.
+ *
+ * <p>{@code min-rows-requested} is honoured in rows ({@link GuaranteedRows}): the plan hands out
+ * no work beyond what already guarantees the rows asked for, and hands out all of it when nothing
+ * guarantees them.
+ *
  * <p>Knows nothing of plan-task strings, principals or policies: the caller passes the scan the
  * principal may run and, for the offset path, where the sorted plan comes from (a cache, say).
  *
@@ -32,13 +43,16 @@ public final class BatchPlanner {
   private final int batchSize;
   private final int maxManifests;
   private final int width;
+  private final long targetResponseBytes;
 
   /**
    * @param batchSize most entries (or offset tasks) per batch; 0 answers every plan inline
    * @param maxManifests most manifests per batch of entry ranges
    * @param width most plan tasks per response, 0 for a flat list
+   * @param targetResponseBytes the response bound batches are estimated against
    */
-  public BatchPlanner(EntryRangePlanner ranges, int batchSize, int maxManifests, int width) {
+  public BatchPlanner(
+      EntryRangePlanner ranges, int batchSize, int maxManifests, int width, long targetResponseBytes) {
     Preconditions.checkArgument(ranges != null, "Invalid entry-range planner: null");
     Preconditions.checkArgument(batchSize >= 0, "Invalid batch size: %s", batchSize);
     Preconditions.checkArgument(maxManifests > 0, "Invalid manifests per batch: %s", maxManifests);
@@ -46,62 +60,126 @@ public final class BatchPlanner {
         width == 0 || (width >= 2 && width <= FanOutSpan.MAX_WIDTH),
         "Invalid fan-out width: %s",
         width);
+    Preconditions.checkArgument(
+        targetResponseBytes > 0, "Invalid response bound: %s", targetResponseBytes);
     this.ranges = ranges;
     this.batchSize = batchSize;
     this.maxManifests = maxManifests;
     this.width = width;
+    this.targetResponseBytes = targetResponseBytes;
   }
 
   /**
    * Plans a scan by entry ranges, or says why it needs the offset path.
    *
    * @param effective the scan the caller may run, snapshot pinned
+   * @param fit whether a plan response would fit the response bound
    */
-  public BatchPlan planRanges(Table table, PlanTableScanRequest effective, FileIO io) {
-    int size = batchSize == 0 ? Integer.MAX_VALUE : batchSize;
-    int manifests = batchSize == 0 ? Integer.MAX_VALUE : maxManifests;
-    RangePlan plan = ranges.plan(table, effective, io, size, manifests);
+  public BatchPlan planRanges(
+      Table table, PlanTableScanRequest effective, FileIO io, ResponseFit fit) {
+    int statsColumns = statsColumns(effective);
+    RangePlan plan =
+        ranges.plan(
+            table,
+            effective,
+            io,
+            space ->
+                batchSize == 0
+                    ? new BatchCut(Integer.MAX_VALUE, Integer.MAX_VALUE)
+                    : new BatchCut(
+                        ResponseEstimate.batchSize(
+                            targetResponseBytes,
+                            batchSize,
+                            space.manifestBytes(),
+                            space.size(),
+                            statsColumns),
+                        maxManifests));
     if (plan.fallback().isPresent()) {
       return BatchPlan.fallback(plan.fallback().get());
     }
-    List<Handout> handouts = new ArrayList<>();
-    if (width == 0) {
-      plan.laterBatches().forEach(batch -> handouts.add(Handout.of(batch)));
-    } else {
-      plan.rest()
-          .ifPresent(rest -> handouts.addAll(entryHandouts(plan.space().get(), plan.cut(), width, rest)));
-    }
-    return new BatchPlan(
-        Optional.empty(),
-        plan.first().tasks(),
-        handouts,
-        plan.first().entriesDecoded(),
+    Supplier<List<FileScanTask>> everything =
         () ->
             ranges
                 .plan(table, plan.request(), io, Integer.MAX_VALUE, Integer.MAX_VALUE)
                 .first()
-                .tasks());
+                .tasks();
+    if (plan.firstBatch().isEmpty()) {
+      return new BatchPlan(Optional.empty(), List.of(), List.of(), 0, everything);
+    }
+    EntrySpace space = plan.space().get();
+    BatchCut cut = plan.cut();
+    List<Handout> handouts = new ArrayList<>();
+    if (plan.rest().isPresent()) {
+      EntrySpan rest = plan.rest().get();
+      long end = rest.end();
+      if (minRows(effective) > 0 && plan.rowsExact()) {
+        long needed = minRows(effective) - GuaranteedRows.sum(plan.first().tasks());
+        end = needed <= 0 ? rest.start() : space.rowsEnd(rest.start(), needed);
+      }
+      if (width == 0) {
+        for (long position = rest.start(); position < end; ) {
+          PlanBatch batch = space.batchAt(position, end, cut);
+          handouts.add(Handout.of(batch));
+          position += batch.entryCount();
+        }
+      } else if (rest.start() < end) {
+        handouts.addAll(entryHandouts(space, cut, width, new EntrySpan(rest.start(), end)));
+      }
+    }
+    PlanBatch firstBatch = plan.firstBatch().get();
+    Redemption first =
+        fitted(
+            table,
+            plan.request(),
+            firstBatch,
+            plan.first(),
+            io,
+            fit,
+            handouts,
+            head -> tailOf(space, cut, new EntrySpan(head, firstBatch.entryCount()), firstBatch));
+    int prefix = rowsPrefix(first.tasks(), effective);
+    boolean enough =
+        minRows(effective) > 0
+            && GuaranteedRows.sum(first.tasks().subList(0, prefix)) >= minRows(effective);
+    return new BatchPlan(
+        Optional.empty(),
+        first.tasks().subList(0, prefix),
+        enough ? List.of() : first.handouts(),
+        first.entriesDecoded(),
+        everything);
   }
 
-  /** Plans a scan on the offset path: the first batch of {@code sorted} and handouts for the rest. */
-  public BatchPlan planOffsets(List<FileScanTask> sorted) {
-    int inline = batchSize == 0 ? sorted.size() : Math.min(batchSize, sorted.size());
+  /**
+   * Plans a scan on the offset path: the first batch of {@code sorted} and handouts for the rest,
+   * up to the tasks that guarantee the rows requested.
+   *
+   * @param effective the scan the caller may run, for its stats columns and rows requested
+   */
+  public BatchPlan planOffsets(
+      PlanTableScanRequest effective, List<FileScanTask> sorted, ResponseFit fit) {
+    int end = rowsPrefix(sorted, effective);
+    if (batchSize == 0) {
+      return new BatchPlan(Optional.empty(), sorted.subList(0, end), List.of(), 0, () -> sorted);
+    }
+    int size =
+        ResponseEstimate.batchSize(targetResponseBytes, batchSize, 0, 0, statsColumns(effective));
+    int inline = Math.min(size, end);
     List<Handout> handouts = new ArrayList<>();
     if (width == 0) {
-      for (int offset = inline; offset < sorted.size(); offset += batchSize) {
-        handouts.add(Handout.of(new OffsetBatch(offset, batchSize)));
+      for (int offset = inline; offset < end; offset += size) {
+        handouts.add(Handout.of(new OffsetBatch(offset, Math.min(size, end - offset))));
       }
-    } else if (inline < sorted.size()) {
-      handouts.addAll(
-          offsetHandouts(width, batchSize, sorted.size(), new EntrySpan(inline, sorted.size())));
+    } else if (inline < end) {
+      handouts.addAll(offsetHandouts(width, size, sorted.size(), new EntrySpan(inline, end)));
     }
-    return new BatchPlan(
-        Optional.empty(), sorted.subList(0, inline), handouts, 0, () -> sorted);
+    Redemption first = fittedSlice(sorted, 0, inline, fit, handouts);
+    return new BatchPlan(Optional.empty(), first.tasks(), first.handouts(), 0, () -> sorted);
   }
 
   /**
    * Redeems one piece of work of a plan any replica made, whatever this planner's own settings: a
-   * fan-out span carries its own cut and width.
+   * fan-out span carries its own cut and width. A response {@code fit} says would overflow returns
+   * part of the work and hands out the rest.
    *
    * @param effective the scan the caller may run for the scan the work was cut from
    * @param sortedPlan the sorted plan of {@code effective}, asked for only by offset work
@@ -114,10 +192,18 @@ public final class BatchPlanner {
       PlanTableScanRequest effective,
       PlannedWork work,
       FileIO io,
-      Supplier<List<FileScanTask>> sortedPlan) {
+      Supplier<List<FileScanTask>> sortedPlan,
+      ResponseFit fit) {
     if (work instanceof PlanBatch batch) {
-      RedeemedBatch redeemed = ranges.redeem(table, effective, batch, io);
-      return new Redemption(redeemed.tasks(), List.of(), redeemed.entriesDecoded());
+      return fitted(
+          table,
+          effective,
+          batch,
+          ranges.redeem(table, effective, batch, io),
+          io,
+          fit,
+          List.of(),
+          head -> Handout.of(batch.after(head)));
     }
     if (work instanceof OffsetBatch offsets) {
       List<FileScanTask> sorted = sortedPlan.get();
@@ -125,16 +211,17 @@ public final class BatchPlanner {
         throw new InvalidBatchException(
             InvalidBatchException.Kind.OFFSET, "offset past the end of the plan");
       }
-      return new Redemption(
-          OffsetPlanner.slice(sorted, offsets.offset(), offsets.limit()), List.of(), 0);
+      int count = (int) Math.min(offsets.limit(), (long) sorted.size() - offsets.offset());
+      return fittedSlice(sorted, offsets.offset(), count, fit, List.of());
     }
     FanOutSpan span = (FanOutSpan) work;
     return span.positions() == FanOutSpan.Positions.OFFSETS
-        ? redeemOffsetSpan(span, sortedPlan.get())
-        : redeemEntrySpan(table, effective, span, io);
+        ? redeemOffsetSpan(span, sortedPlan.get(), fit)
+        : redeemEntrySpan(table, effective, span, io, fit);
   }
 
-  private static Redemption redeemOffsetSpan(FanOutSpan work, List<FileScanTask> sorted) {
+  private static Redemption redeemOffsetSpan(
+      FanOutSpan work, List<FileScanTask> sorted, ResponseFit fit) {
     checkTotal(work, sorted.size());
     EntrySpan span = work.span();
     int start = Math.toIntExact(span.start());
@@ -144,23 +231,128 @@ public final class BatchPlanner {
             ? offsetHandouts(
                 work.width(), work.batchSize(), sorted.size(), new EntrySpan(start + first, span.end()))
             : List.of();
-    return new Redemption(OffsetPlanner.slice(sorted, start, first), rest, 0);
+    return fittedSlice(sorted, start, first, fit, rest);
   }
 
   private Redemption redeemEntrySpan(
-      Table table, PlanTableScanRequest effective, FanOutSpan work, FileIO io) {
+      Table table, PlanTableScanRequest effective, FanOutSpan work, FileIO io, ResponseFit fit) {
     EntrySpace space = ranges.space(table, effective, io);
     checkTotal(work, space.size());
     BatchCut cut = new BatchCut(work.batchSize(), work.maxManifests());
     EntrySpan span = work.span();
     PlanBatch first = space.batchAt(span.start(), span.end(), cut);
-    RedeemedBatch redeemed = ranges.redeem(table, effective, first, io);
     long rest = span.start() + first.entryCount();
     List<Handout> handouts =
         rest < span.end()
             ? entryHandouts(space, cut, work.width(), new EntrySpan(rest, span.end()))
             : List.of();
-    return new Redemption(redeemed.tasks(), handouts, redeemed.entriesDecoded());
+    return fitted(
+        table,
+        effective,
+        first,
+        ranges.redeem(table, effective, first, io),
+        io,
+        fit,
+        handouts,
+        head ->
+            tailOf(
+                space,
+                cut,
+                work.width(),
+                new EntrySpan(span.start() + head, span.start() + first.entryCount()),
+                first.after(head)));
+  }
+
+  /**
+   * The tasks of {@code batch} (already redeemed as {@code redeemed}) with {@code after}, or, when
+   * that response would not fit, of its first half (halved again until it fits or is one entry),
+   * with the rest of the batch handed out first. One entry's tasks are returned whatever their
+   * size: work is never refused for it.
+   *
+   * @param tail the handout for the batch's entries after its first {@code n}
+   */
+  private Redemption fitted(
+      Table table,
+      PlanTableScanRequest pinned,
+      PlanBatch batch,
+      RedeemedBatch redeemed,
+      FileIO io,
+      ResponseFit fit,
+      List<Handout> after,
+      LongFunction<Handout> tail) {
+    RedeemedBatch kept = redeemed;
+    long decoded = redeemed.entriesDecoded();
+    long head = batch.entryCount();
+    List<Handout> handouts = after;
+    while (head > 1 && !fit.fits(kept.tasks(), handouts)) {
+      head = head / 2;
+      kept = ranges.redeem(table, pinned, batch.first(head), io);
+      decoded += kept.entriesDecoded();
+      handouts = withFirst(tail.apply(head), after);
+    }
+    return new Redemption(kept.tasks(), handouts, decoded);
+  }
+
+  /** As {@link #fitted}, for {@code count} tasks of a sorted plan from {@code offset}. */
+  private static Redemption fittedSlice(
+      List<FileScanTask> sorted, int offset, int count, ResponseFit fit, List<Handout> after) {
+    if (count == 0) {
+      return new Redemption(List.of(), after, 0);
+    }
+    int head = count;
+    List<FileScanTask> kept = OffsetPlanner.slice(sorted, offset, head);
+    List<Handout> handouts = after;
+    while (head > 1 && !fit.fits(kept, handouts)) {
+      head = head / 2;
+      kept = OffsetPlanner.slice(sorted, offset, head);
+      handouts = withFirst(Handout.of(new OffsetBatch(offset + head, count - head)), after);
+    }
+    return new Redemption(kept, handouts, 0);
+  }
+
+  private static List<Handout> withFirst(Handout first, List<Handout> rest) {
+    List<Handout> handouts = new ArrayList<>(rest.size() + 1);
+    handouts.add(first);
+    handouts.addAll(rest);
+    return handouts;
+  }
+
+  /**
+   * The rest of a first batch that did not fit, at plan time: its ranges, or the same positions
+   * as a span of the space when the planner fans out (a span names them in a few numbers).
+   */
+  private Handout tailOf(EntrySpace space, BatchCut cut, EntrySpan tail, PlanBatch firstBatch) {
+    PlanBatch batch = firstBatch.after(tail.start());
+    return width == 0 ? Handout.of(batch) : tailOf(space, cut, width, tail, batch);
+  }
+
+  private static Handout tailOf(
+      EntrySpace space, BatchCut cut, int width, EntrySpan tail, PlanBatch batch) {
+    return Handout.of(
+        batch,
+        new FanOutSpan(
+            FanOutSpan.Positions.ENTRIES,
+            cut.batchSize(),
+            cut.maxManifests(),
+            width,
+            space.size(),
+            tail));
+  }
+
+  /** How many of {@code tasks}, from the first, the scan's rows requested need: all without it. */
+  private static int rowsPrefix(List<FileScanTask> tasks, PlanTableScanRequest effective) {
+    long rows = minRows(effective);
+    return rows > 0 ? GuaranteedRows.prefixFor(tasks, rows) : tasks.size();
+  }
+
+  /** The scan's {@code min-rows-requested}, 0 when absent. */
+  private static long minRows(PlanTableScanRequest effective) {
+    Long rows = effective.minRowsRequested();
+    return rows == null ? 0 : Math.max(0, rows);
+  }
+
+  private static int statsColumns(PlanTableScanRequest effective) {
+    return effective.statsFields() == null ? 0 : effective.statsFields().size();
   }
 
   /**

@@ -3,11 +3,13 @@ package io.entryrange.planner;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 import org.apache.iceberg.EntryRangeBridge;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableScan;
+import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 import org.apache.iceberg.rest.requests.PlanTableScanRequest;
@@ -83,6 +85,16 @@ public final class EntryRangePlanner {
       FileIO io,
       int batchSize,
       int maxManifestsPerBatch) {
+    BatchCut cut = new BatchCut(batchSize, maxManifestsPerBatch);
+    return plan(table, request, io, space -> cut);
+  }
+
+  /**
+   * Plans a scan as {@link #plan(Table, PlanTableScanRequest, FileIO, int, int)} does, cutting
+   * batches as {@code cuts} decides from the pruned entry space (its manifest-list bytes, say).
+   */
+  public RangePlan plan(
+      Table table, PlanTableScanRequest request, FileIO io, Function<EntrySpace, BatchCut> cuts) {
     PlanTableScanRequest pinned = ScanRequests.pin(table, request);
     if (ScanRequests.isIncremental(pinned)) {
       return RangePlan.fallback(pinned, FallbackReason.INCREMENTAL_SCAN);
@@ -101,11 +113,11 @@ public final class EntryRangePlanner {
       return RangePlan.fallback(pinned, FallbackReason.UNSUPPORTED_TABLE);
     }
 
-    BatchCut cut = new BatchCut(batchSize, maxManifestsPerBatch);
     EntrySpace space = cachedSpace(table, scan, manifests);
     if (space.size() == 0) {
       return RangePlan.empty(pinned);
     }
+    BatchCut cut = cuts.apply(space);
     PlanBatch firstBatch = space.batchAt(0, space.size(), cut);
     RedeemedBatch first =
         redeemer.redeem(
@@ -115,8 +127,17 @@ public final class EntryRangePlanner {
             firstBatch,
             io,
             deleteIndexes.deleteIndex(table, scan, manifests, io));
+    boolean rowsExact =
+        manifests.deleteManifests().isEmpty()
+            && (pinned.filter() == null || pinned.filter().op() == Expression.Operation.TRUE);
     return new RangePlan(
-        pinned, Optional.empty(), Optional.of(firstBatch), first, Optional.of(space), cut);
+        pinned,
+        Optional.empty(),
+        Optional.of(firstBatch),
+        first,
+        Optional.of(space),
+        cut,
+        rowsExact);
   }
 
   /**

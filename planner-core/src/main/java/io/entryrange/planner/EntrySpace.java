@@ -44,6 +44,37 @@ public final class EntrySpace {
     return size;
   }
 
+  /** Total length of the kept manifests, from the manifest list, for sizing batches by bytes. */
+  long manifestBytes() {
+    return manifests.stream().mapToLong(ManifestFile::length).sum();
+  }
+
+  /**
+   * Where the handed-out work may end for a scan that needs {@code rows} more rows from {@code
+   * [from, size())}, when every live entry is a task returning its file's rows (no filter, no
+   * deletes): the end of the first whole manifest at or after {@code from} at which the whole
+   * manifests' live rows (manifest-list counts) reach {@code rows}. Entries of a manifest {@code
+   * from} cuts into count nothing. {@link #size()} when they never reach it, or a count is
+   * missing.
+   */
+  long rowsEnd(long from, long rows) {
+    long guaranteed = 0;
+    for (int i = 0; i < manifests.size(); i += 1) {
+      if (starts[i] < from) {
+        continue;
+      }
+      ManifestFile manifest = manifests.get(i);
+      if (manifest.addedRowsCount() == null || manifest.existingRowsCount() == null) {
+        return size;
+      }
+      guaranteed += manifest.addedRowsCount() + manifest.existingRowsCount();
+      if (guaranteed >= rows) {
+        return starts[i] + counts[i];
+      }
+    }
+    return size;
+  }
+
   int manifestCount() {
     return manifests.size();
   }

@@ -19,6 +19,8 @@ import org.apache.iceberg.rest.requests.PlanTableScanRequest;
  * @param first the tasks returned inline
  * @param space the pruned data manifests the batches are cut from, empty with no batches
  * @param cut how the batches are cut
+ * @param rowsExact whether every live entry becomes a task returning its file's rows (no filter,
+ *     no delete manifests), so manifest-list row counts say what a span returns
  */
 public record RangePlan(
     PlanTableScanRequest request,
@@ -26,18 +28,19 @@ public record RangePlan(
     Optional<PlanBatch> firstBatch,
     RedeemedBatch first,
     Optional<EntrySpace> space,
-    BatchCut cut) {
+    BatchCut cut,
+    boolean rowsExact) {
 
   private static final BatchCut UNUSED = new BatchCut(1, 1);
 
   static RangePlan fallback(PlanTableScanRequest request, FallbackReason reason) {
     return new RangePlan(
-        request, Optional.of(reason), Optional.empty(), RedeemedBatch.EMPTY, Optional.empty(), UNUSED);
+        request, Optional.of(reason), Optional.empty(), RedeemedBatch.EMPTY, Optional.empty(), UNUSED, false);
   }
 
   static RangePlan empty(PlanTableScanRequest request) {
     return new RangePlan(
-        request, Optional.empty(), Optional.empty(), RedeemedBatch.EMPTY, Optional.empty(), UNUSED);
+        request, Optional.empty(), Optional.empty(), RedeemedBatch.EMPTY, Optional.empty(), UNUSED, false);
   }
 
   /** The positions after the first batch, empty when the first batch is the whole plan. */

@@ -16,7 +16,8 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  * @param <B> the builder type the setters return, for chaining
  */
 abstract class PlanningSettings<B extends PlanningSettings<B>> {
-  int batchSize = 100;
+  int batchSize = ScanPlanningService.DEFAULT_BATCH_SIZE;
+  long targetResponseBytes = ScanPlanningService.DEFAULT_TARGET_RESPONSE_BYTES;
   CodecMode mode = CodecMode.AUTO;
   int maxManifestsPerPlanTask = PlanTaskCodec.DEFAULT_MAX_RANGES;
   int fanOutWidth = ScanPlanningService.DEFAULT_FAN_OUT_WIDTH;
@@ -36,6 +37,20 @@ abstract class PlanningSettings<B extends PlanningSettings<B>> {
   public B batchSize(int size) {
     Preconditions.checkArgument(size >= 0, "Invalid batch size: %s", size);
     this.batchSize = size;
+    return self();
+  }
+
+  /**
+   * Largest {@code /plan} or {@code /tasks} response, in bytes of JSON: batches are estimated to
+   * fit it before anything is read, and a batch that would overflow it returns part of its tasks
+   * and hands out the rest as one more plan task. A target, not a refusal limit (a host keeps its
+   * own, as the fixture server's {@code max-response-bytes}): a single file's task is returned
+   * whatever its size, and plan tasks are not cut, so {@link #fanOutWidth} plan tasks, each
+   * repeating the scan's JSON, must fit well within it.
+   */
+  public B targetResponseBytes(long bytes) {
+    Preconditions.checkArgument(bytes >= 4096, "Invalid target response bytes: %s (at least 4096)", bytes);
+    this.targetResponseBytes = bytes;
     return self();
   }
 

@@ -8,6 +8,7 @@ import io.entryrange.planner.Handout;
 import io.entryrange.planner.InvalidBatchException;
 import io.entryrange.planner.PlannedWork;
 import io.entryrange.planner.Redemption;
+import io.entryrange.planner.ResponseFit;
 import io.entryrange.planner.ScanRequests;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,6 +53,16 @@ public final class ScanPlanningService implements AutoCloseable {
    */
   public static final int DEFAULT_FAN_OUT_WIDTH = 64;
 
+  /**
+   * Default most entries per batch: an upper bound only, high enough that batches of narrow tasks
+   * (a few hundred bytes each) are cut by the response bound, not by the count, so a full scan
+   * takes few requests.
+   */
+  public static final int DEFAULT_BATCH_SIZE = 5_000;
+
+  /** Default response bound: what gateways and load balancers commonly let through. */
+  public static final long DEFAULT_TARGET_RESPONSE_BYTES = 1024 * 1024;
+
   private final CodecMode mode;
   private final int batchSize;
   private final PlanTaskCodec codec;
@@ -63,6 +74,7 @@ public final class ScanPlanningService implements AutoCloseable {
   private final PlanningMetrics metrics;
   private final ScanLimits limits;
   private final PlanningListener listener;
+  private final long targetResponseBytes;
 
   private ScanPlanningService(Builder builder, PlanningCaches caches) {
     this.mode = builder.mode;
@@ -78,7 +90,9 @@ public final class ScanPlanningService implements AutoCloseable {
                 caches.spaces()),
             builder.batchSize,
             builder.maxManifestsPerPlanTask,
-            builder.fanOutWidth);
+            builder.fanOutWidth,
+            builder.targetResponseBytes);
+    this.targetResponseBytes = builder.targetResponseBytes;
     this.permitted = new PermittedScans(builder.policy);
     this.signer = builder.signer;
     this.limits = builder.limits;
@@ -123,9 +137,18 @@ public final class ScanPlanningService implements AutoCloseable {
     RequestTrace trace = trace(caller, ident, table);
     PlanTableScanRequest requested = ScanRequests.pin(table, ScanRequests.canonical(request));
     PlanTableScanRequest effective = permitted.of(caller, ident, table, requested);
+    ResponseFit fit =
+        (tasks, handouts) ->
+            encoded(ident, requested, handouts)
+                .map(
+                    planTasks ->
+                        ResponseBytes.of(
+                                PlanResponses.planned(table, requested, effective, tasks, planTasks))
+                            <= targetResponseBytes)
+                .orElse(true);
     BatchPlan plan = null;
     if (mode != CodecMode.OFFSET) {
-      plan = planner.planRanges(table, effective, trace.io());
+      plan = planner.planRanges(table, effective, trace.io(), fit);
       Optional<FallbackReason> fallback = plan.fallback();
       if (fallback.isPresent()) {
         Preconditions.checkArgument(
@@ -137,7 +160,9 @@ public final class ScanPlanningService implements AutoCloseable {
       }
     }
     if (plan == null || plan.fallback().isPresent()) {
-      plan = planner.planOffsets(sortedPlans.get(ident, table, effective, caller, trace.io()));
+      plan =
+          planner.planOffsets(
+              effective, sortedPlans.get(ident, table, effective, caller, trace.io()), fit);
     }
     Optional<List<String>> planTasks = encoded(ident, requested, plan.handouts());
     if (planTasks.isEmpty()) {
@@ -211,7 +236,8 @@ public final class ScanPlanningService implements AutoCloseable {
               effective,
               planTask.work(),
               trace.io(),
-              () -> sortedPlans.get(ident, table, effective, caller, trace.io()));
+              () -> sortedPlans.get(ident, table, effective, caller, trace.io()),
+              fetchFit(ident, table, carried, effective));
     } catch (InvalidBatchException e) {
       throw rejected(trace, RejectionReason.of(e.kind()), e.getMessage());
     } catch (ValidationException | IllegalArgumentException e) {
@@ -226,6 +252,24 @@ public final class ScanPlanningService implements AutoCloseable {
         PlanResponses.fetched(table, carried, effective, redeemed.tasks(), children);
     listener.redeemed(planTask.kind(), trace.event(redeemed.entriesDecoded()));
     return response;
+  }
+
+  /**
+   * Whether a {@code /tasks} response with these tasks and plan tasks stays within the response
+   * bound; children the codec cannot carry are refused later, so they count as fitting here.
+   */
+  private ResponseFit fetchFit(
+      TableIdentifier ident,
+      Table table,
+      PlanTableScanRequest carried,
+      PlanTableScanRequest effective) {
+    return (tasks, handouts) ->
+        encoded(ident, carried, handouts)
+            .map(
+                children ->
+                    ResponseBytes.of(PlanResponses.fetched(table, carried, effective, tasks, children))
+                        <= targetResponseBytes)
+            .orElse(true);
   }
 
   /**
