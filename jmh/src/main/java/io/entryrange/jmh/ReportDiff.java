@@ -44,7 +44,7 @@ final class ReportDiff implements Callable<Integer> {
     }
 
     boolean beyondNoise() {
-      return before.disjointFrom(after);
+      return false;
     }
   }
 
