@@ -103,8 +103,11 @@ record Interval(double estimate, double low, double high, int samples) {
         .format(value);
   }
 
-  /** Three significant digits, thousands separated from 1,000 up. */
+  /** Three significant digits, thousands separated from 1,000 up; "–" for no number (0 ÷ 0). */
   static String number(double value) {
+    if (Double.isNaN(value) || Double.isInfinite(value)) {
+      return "–";
+    }
     double magnitude = Math.abs(value);
     if (magnitude >= 1000) {
       return String.format(Locale.ROOT, "%,.0f", value);

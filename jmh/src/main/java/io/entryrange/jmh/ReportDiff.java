@@ -44,7 +44,7 @@ final class ReportDiff implements Callable<Integer> {
     }
 
     boolean beyondNoise() {
-      return false;
+      return before.disjointFrom(after);
     }
   }
 
@@ -79,11 +79,11 @@ final class ReportDiff implements Callable<Integer> {
       out.append(
           String.format(
               Locale.ROOT,
-              "| %s | %s | %s | ×%s | %s |%n",
+              "| %s | %s | %s | %s | %s |%n",
               change.cell(),
               change.before().format(),
               change.after().format(),
-              Interval.number(change.ratio()),
+              Double.isFinite(change.ratio()) ? "×" + Interval.number(change.ratio()) : "–",
               change.beyondNoise() ? "**changed**" : ""));
     }
     long changed = changes.stream().filter(Change::beyondNoise).count();

@@ -60,6 +60,16 @@ class ReportDiffTest {
   }
 
   @Test
+  void aChangeFromZeroHasNoRatio() throws Exception {
+    JsonNode before = ReportCli.JSON.readTree("[" + headline("Load, errors", 0, 0, 0) + "]");
+    JsonNode after = ReportCli.JSON.readTree("[" + headline("Load, errors", 0, 0, 0) + "]");
+
+    String rendered = ReportDiff.render(ReportDiff.compare(before, after), "a", "b");
+
+    assertThat(rendered).contains("| headline: Load, errors: figure | 0.00 [0.00, 0.00] | 0.00 [0.00, 0.00] | – |  |");
+  }
+
+  @Test
   void loadCellsGetTheirIntervalOverRounds() throws Exception {
     JsonNode before = ReportCli.JSON.readTree("[" + load(0, 100) + "," + load(1, 110) + "," + load(2, 90) + "]");
     JsonNode after = ReportCli.JSON.readTree("[" + load(0, 300) + "," + load(1, 310) + "," + load(2, 290) + "]");
