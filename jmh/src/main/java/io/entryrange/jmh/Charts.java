@@ -20,16 +20,19 @@ import org.jfree.chart.axis.LogAxis;
 import org.jfree.chart.axis.NumberTickUnit;
 import org.jfree.chart.plot.PlotOrientation;
 import org.jfree.chart.plot.XYPlot;
-import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
+import org.jfree.chart.renderer.xy.XYErrorRenderer;
 import org.jfree.chart.title.TextTitle;
-import org.jfree.data.xy.XYSeries;
-import org.jfree.data.xy.XYSeriesCollection;
+import org.jfree.data.xy.YIntervalSeries;
+import org.jfree.data.xy.YIntervalSeriesCollection;
 
 /**
  * The report's PNG charts: per batch, redemption time and bytes read against plan size, and per
- * layout, plan-call time and plan-task bytes in the plan response, log-log, one line per strategy. Log axes because the claim under test is about growth: a line that stays
- * flat across three decades of plan size is the point, and zero cannot be drawn on a log axis, so
- * strategies that read nothing are left off the bytes chart and named in its subtitle.
+ * layout, plan-call time and plan-task bytes in the plan response, log-log, one line per strategy.
+ * Log axes because the claim under test is about growth: a line that stays flat across three
+ * decades of plan size is the point, and zero cannot be drawn on a log axis, so strategies that
+ * read nothing are left off the bytes chart and named in its subtitle. Times carry their 95%
+ * interval over forks as error bars, so a reader sees which differences are larger than the noise;
+ * a point timed in one fork has none.
  */
 final class Charts {
   private static final int WIDTH = 900;
@@ -60,7 +63,7 @@ final class Charts {
                   batch,
                   "Redemption time, " + batch.label() + " batch, " + layout.label() + ", " + storage.label(),
                   "ms per redemption",
-                  Measurement::msPerOp,
+                  Charts::time,
                   dir.resolve(
                       "redemption-time-" + layout.label() + "-" + storage.label() + "-" + batch.label() + ".png"))
               .ifPresent(written::add);
@@ -72,7 +75,7 @@ final class Charts {
                 batch,
                 "Bytes read per redemption, " + batch.label() + " batch, " + layout.label(),
                 "bytes read",
-                m -> m.bytesRead() == null ? null : m.bytesRead().doubleValue(),
+                m -> m.bytesRead() == null ? null : Interval.exact(m.bytesRead()),
                 dir.resolve("redemption-bytes-" + layout.label() + "-" + batch.label() + ".png"))
             .ifPresent(written::add);
       }
@@ -86,7 +89,7 @@ final class Charts {
               localPlans,
               "Plan-call time, " + layout.label() + ", local",
               "ms per plan call",
-              Measurement::msPerOp,
+              Charts::time,
               dir.resolve("plan-time-" + layout.label() + ".png"))
           .ifPresent(written::add);
       chart(
@@ -94,7 +97,7 @@ final class Charts {
               localPlans,
               "Plan-task bytes in the plan response, " + layout.label(),
               "plan-task bytes",
-              m -> m.tokenBytes() == null ? null : m.tokenBytes().doubleValue(),
+              m -> m.tokenBytes() == null ? null : Interval.exact(m.tokenBytes()),
               dir.resolve("plan-bytes-" + layout.label() + ".png"))
           .ifPresent(written::add);
     }
@@ -108,7 +111,7 @@ final class Charts {
       Batch batch,
       String title,
       String yLabel,
-      Function<Measurement, Double> metric,
+      Function<Measurement, Interval> metric,
       Path file) {
     return chart(
         measurements,
@@ -129,20 +132,20 @@ final class Charts {
       Predicate<Measurement> selects,
       String title,
       String yLabel,
-      Function<Measurement, Double> metric,
+      Function<Measurement, Interval> metric,
       Path file) {
-    XYSeriesCollection dataset = new XYSeriesCollection();
+    YIntervalSeriesCollection dataset = new YIntervalSeriesCollection();
     List<String> notDrawn = new ArrayList<>();
     int maxPoints = 0;
     for (Strategy strategy : Strategy.values()) {
-      XYSeries series = new XYSeries(strategy.label());
+      YIntervalSeries series = new YIntervalSeries(strategy.label());
       boolean measured = false;
       for (Measurement m : measurements) {
         if (strategy.label().equals(m.strategy()) && selects.test(m)) {
-          Double value = metric.apply(m);
+          Interval value = metric.apply(m);
           measured |= value != null;
-          if (value != null && value > 0) {
-            series.add(m.planSize(), value);
+          if (value != null && value.estimate() > 0) {
+            addPoint(series, m.planSize(), value);
           }
         }
       }
@@ -168,18 +171,42 @@ final class Charts {
     plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
     plot.setDomainAxis(decades("plan size (data files)"));
     plot.setRangeAxis(decades(yLabel));
-    XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(true, true);
-    for (int series = 0; series < dataset.getSeriesCount(); series += 1) {
-      renderer.setSeriesPaint(series, colour(series));
-      renderer.setSeriesStroke(series, new BasicStroke(2f));
-    }
-    plot.setRenderer(renderer);
+    plot.setRenderer(errorBars(dataset.getSeriesCount()));
     try {
       ChartUtils.saveChartAsPNG(file.toFile(), chart, WIDTH, HEIGHT);
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot write chart " + file, e);
     }
     return Optional.of(file);
+  }
+
+  /** {@code ms} with its interval, or the mean alone (no bar) for one fork. */
+  private static Interval time(Measurement m) {
+    return m.msInterval().orElse(null);
+  }
+
+  /**
+   * One point with its interval as the bar; a bar reaching zero or below (possible with few forks
+   * of a noisy cell) is cut at the point, since a log axis cannot draw it.
+   */
+  static void addPoint(YIntervalSeries series, double x, Interval value) {
+    double low = value.known() && value.low() > 0 ? value.low() : value.estimate();
+    double high = value.known() ? Math.max(value.high(), value.estimate()) : value.estimate();
+    series.add(x, value.estimate(), low, high);
+  }
+
+  /** Lines and points in the series colours, with vertical error bars over each point's interval. */
+  static XYErrorRenderer errorBars(int seriesCount) {
+    XYErrorRenderer renderer = new XYErrorRenderer();
+    renderer.setDrawXError(false);
+    renderer.setDefaultLinesVisible(true);
+    renderer.setDefaultShapesVisible(true);
+    renderer.setCapLength(6);
+    for (int series = 0; series < seriesCount; series += 1) {
+      renderer.setSeriesPaint(series, colour(series));
+      renderer.setSeriesStroke(series, new BasicStroke(2f));
+    }
+    return renderer;
   }
 
   /** A base-10 log axis ticked once per decade and labelled 0.001, 1, 1,000 rather than 10^x. */

@@ -58,7 +58,21 @@ final class JmhResults {
         null,
         null,
         alloc.isMissingNode() ? null : alloc.path("score").asDouble(),
-        null);
+        null,
+        forkScores(primary.path("rawData")));
+  }
+
+  /** Each fork's score, the mean of its measured iterations, as JMH scores an average-time fork. */
+  private static List<Double> forkScores(JsonNode rawData) {
+    List<Double> forks = new ArrayList<>();
+    for (JsonNode fork : rawData) {
+      double sum = 0;
+      for (JsonNode iteration : fork) {
+        sum += iteration.asDouble();
+      }
+      forks.add(sum / fork.size());
+    }
+    return forks;
   }
 
   private static String kindOf(String benchmark) {

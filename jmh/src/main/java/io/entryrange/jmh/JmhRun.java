@@ -13,6 +13,8 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  * {@code N / B} full plans and are only run for small plans, and simulated storage only for some.
  *
  * @param batches the batches to redeem; empty for benchmarks other than redemption
+ * @param rounds how many times the whole run is repeated, one fork per combination each time, so
+ *     that the combinations it compares take turns ({@link ForkRounds}) and each gets an interval
  */
 record JmhRun(
     String kind,
@@ -20,9 +22,11 @@ record JmhRun(
     Layout layout,
     List<Integer> planSizes,
     List<Strategy> strategies,
-    List<Batch> batches) {
+    List<Batch> batches,
+    int rounds) {
 
   JmhRun {
+    Preconditions.checkArgument(rounds >= 1, "Invalid rounds for a %s run: %s", kind, rounds);
     Preconditions.checkArgument(!planSizes.isEmpty(), "Invalid run, no plan sizes: %s", kind);
     Preconditions.checkArgument(!strategies.isEmpty(), "Invalid run, no strategies: %s", kind);
     Preconditions.checkArgument(
@@ -38,6 +42,22 @@ record JmhRun(
     planSizes = List.copyOf(planSizes);
     strategies = List.copyOf(strategies);
     batches = List.copyOf(batches);
+  }
+
+  /** A run of one round: its rows get a figure, not an interval. */
+  JmhRun(
+      String kind,
+      Storage storage,
+      Layout layout,
+      List<Integer> planSizes,
+      List<Strategy> strategies,
+      List<Batch> batches) {
+    this(kind, storage, layout, planSizes, strategies, batches, 1);
+  }
+
+  /** This run repeated in {@code count} interleaved rounds. */
+  JmhRun inRounds(int count) {
+    return new JmhRun(kind, storage, layout, planSizes, strategies, batches, count);
   }
 
   Class<?> benchmark() {
@@ -107,6 +127,7 @@ record JmhRun(
         + planSizes
         + " "
         + strategies.stream().map(Strategy::label).toList()
-        + (batches.isEmpty() ? "" : " " + batches.stream().map(Batch::label).toList());
+        + (batches.isEmpty() ? "" : " " + batches.stream().map(Batch::label).toList())
+        + (rounds == 1 ? "" : ", " + rounds + " rounds");
   }
 }

@@ -8,12 +8,13 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
  *
  * @param endpoint {@code tasks} (redeem a plan task) or {@code plan} (plan the whole table)
  * @param clients concurrent clients, each sending its next request when the last one is answered
+ * @param round which of the run's interleaved rounds this cell belongs to, from 0
  * @param requests requests answered in the measured window, errors included
  * @param errors requests answered with anything but 200, or not answered at all
  * @param seconds length of the measured window
  */
 @JsonPropertyOrder({
-  "kind", "strategy", "planSize", "layout", "storage", "endpoint", "clients", "requests", "errors",
+  "kind", "strategy", "planSize", "layout", "storage", "endpoint", "clients", "round", "requests", "errors",
   "seconds", "requestsPerSecond", "p50Ms", "p99Ms", "p999Ms", "maxMs"
 })
 record LoadResult(
@@ -24,6 +25,7 @@ record LoadResult(
     String storage,
     String endpoint,
     int clients,
+    int round,
     long requests,
     long errors,
     double seconds,

@@ -68,24 +68,37 @@ final class LoadRun {
     this.progress = progress;
   }
 
-  /** Every (endpoint, clients) cell for each strategy, one server per strategy. */
-  List<LoadResult> run(List<Strategy> strategies) {
+  /**
+   * Every (endpoint, clients) cell for each strategy, one server per strategy and round; the
+   * strategies take turns within each round, so that a ratio between two of them can be taken
+   * round by round with the machine's drift on both sides.
+   */
+  List<LoadResult> run(List<Strategy> strategies, int rounds) {
+    Preconditions.checkArgument(rounds >= 1, "Invalid load rounds: %s", rounds);
     FixtureTables.ensure(warehouse, planSize, layout);
     String table = tablePath(FixtureTables.id(planSize, layout));
     List<LoadResult> results = new ArrayList<>();
-    for (Strategy strategy : strategies) {
-      try (RestFixtureServer server =
-          RestFixtureServer.start(ServedBy.settings(strategy, warehouse, Storage.LOCAL))) {
-        URI tasks = server.uri().resolve(table + "/tasks");
-        URI plan = server.uri().resolve(table + "/plan");
-        List<String> fetches = planTasks(server.uri(), table, strategy).stream().map(LoadRun::fetchBody).toList();
-        for (int clients : bounds.clients()) {
-          results.add(cell(strategy, LoadResult.TASKS, tasks, fetches, clients, null));
-        }
-        URI cancel = strategy == Strategy.REFERENCE ? server.uri().resolve(table + "/plan/") : null;
-        for (int clients : bounds.clients()) {
-          results.add(cell(strategy, LoadResult.PLAN, plan, List.of("{}"), clients, cancel));
-        }
+    for (int round = 0; round < rounds; round += 1) {
+      for (Strategy strategy : strategies) {
+        results.addAll(serve(strategy, table, round));
+      }
+    }
+    return results;
+  }
+
+  private List<LoadResult> serve(Strategy strategy, String table, int round) {
+    List<LoadResult> results = new ArrayList<>();
+    try (RestFixtureServer server =
+        RestFixtureServer.start(ServedBy.settings(strategy, warehouse, Storage.LOCAL))) {
+      URI tasks = server.uri().resolve(table + "/tasks");
+      URI plan = server.uri().resolve(table + "/plan");
+      List<String> fetches = planTasks(server.uri(), table, strategy).stream().map(LoadRun::fetchBody).toList();
+      for (int clients : bounds.clients()) {
+        results.add(cell(strategy, round, LoadResult.TASKS, tasks, fetches, clients, null));
+      }
+      URI cancel = strategy == Strategy.REFERENCE ? server.uri().resolve(table + "/plan/") : null;
+      for (int clients : bounds.clients()) {
+        results.add(cell(strategy, round, LoadResult.PLAN, plan, List.of("{}"), clients, cancel));
       }
     }
     return results;
@@ -96,7 +109,7 @@ final class LoadRun {
    *     memory until cancelled), or null; cancelling is not timed
    */
   private LoadResult cell(
-      Strategy strategy, String endpoint, URI target, List<String> bodies, int clients, URI cancel) {
+      Strategy strategy, int round, String endpoint, URI target, List<String> bodies, int clients, URI cancel) {
     ExecutorService pool = Executors.newFixedThreadPool(clients);
     try {
       drive(pool, target, bodies, clients, bounds.warmup(), Integer.MAX_VALUE, cancel);
@@ -114,6 +127,7 @@ final class LoadRun {
               Storage.LOCAL.label(),
               endpoint,
               clients,
+              round,
               latencies.length + windows.stream().mapToLong(Window::unanswered).sum(),
               errors,
               seconds,
@@ -125,8 +139,8 @@ final class LoadRun {
       progress.accept(
           String.format(
               java.util.Locale.ROOT,
-              "load %s %s clients=%d: %,d requests in %.1f s, %.0f/s, p50 %.2f ms, p99 %.2f ms, p99.9 %.2f ms, %d errors",
-              strategy.label(), endpoint, clients, result.requests(), seconds, result.requestsPerSecond(),
+              "load %s %s clients=%d round %d: %,d requests in %.1f s, %.0f/s, p50 %.2f ms, p99 %.2f ms, p99.9 %.2f ms, %d errors",
+              strategy.label(), endpoint, clients, round, result.requests(), seconds, result.requestsPerSecond(),
               result.p50Ms(), result.p99Ms(), result.p999Ms(), errors)
               + windows.stream()
                   .map(Window::firstError)

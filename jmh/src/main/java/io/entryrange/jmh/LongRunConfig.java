@@ -5,31 +5,49 @@ import java.util.List;
 
 /**
  * How long the report's load and memory runs go on, per report configuration. Quick keeps both
- * to about a minute and a half together on 2 cores (load: 24 cells of 0.5 s warmup and at most
- * 1.5 s each; memory: 20,000 redemptions); full runs 10^6 redemptions and 10 s load windows.
+ * to about a minute and a half together on 2 cores: load times range and the reference (the
+ * headline's pair) at 64 clients in {@value ReportConfig#HEADLINE_ROUNDS} interleaved rounds of
+ * 0.5 s warmup and at most 1.5 s a cell; memory runs 20,000 redemptions. Full adds offset and
+ * offset-cached at 1, 8 and 64 clients, with 10 s windows, and 10^6 redemptions.
  *
  * @param loadPlanSize the table the load run serves: large enough that offset re-planning is
  *     visibly costly, small enough that its cells still finish in their window
+ * @param loadStrategies the servers the load run starts, in turn within each round
+ * @param loadRounds how many times the load run repeats its cells, interleaved
  */
-record LongRunConfig(int loadPlanSize, LoadRun.Bounds load, MemoryRun.Settings memory) {
+record LongRunConfig(
+    int loadPlanSize,
+    List<Strategy> loadStrategies,
+    int loadRounds,
+    LoadRun.Bounds load,
+    MemoryRun.Settings memory) {
   private static final List<Integer> CLIENTS = List.of(1, 8, 64);
+  private static final List<Strategy> EVERY_SERVER =
+      List.of(Strategy.RANGE, Strategy.OFFSET, Strategy.OFFSET_CACHED, Strategy.REFERENCE);
+  private static final List<Strategy> HEADLINE_PAIR = List.of(Strategy.RANGE, Strategy.REFERENCE);
 
   static LongRunConfig of(String configName) {
     return switch (configName) {
       case "full" ->
           new LongRunConfig(
               10_000,
+              EVERY_SERVER,
+              ReportConfig.HEADLINE_ROUNDS,
               new LoadRun.Bounds(Duration.ofSeconds(2), Duration.ofSeconds(10), 200_000, CLIENTS),
               new MemoryRun.Settings(16, 5, 5_000, 1_000_000, 256 << 10, 50));
       case "smoke" ->
           new LongRunConfig(
               1_000,
-              new LoadRun.Bounds(Duration.ofMillis(100), Duration.ofMillis(300), 2_000, List.of(1, 8)),
+              HEADLINE_PAIR,
+              2,
+              new LoadRun.Bounds(Duration.ofMillis(100), Duration.ofMillis(300), 2_000, List.of(8)),
               new MemoryRun.Settings(2, 2, 500, 200, 16 << 10, 4));
       default ->
           new LongRunConfig(
               10_000,
-              new LoadRun.Bounds(Duration.ofMillis(500), Duration.ofMillis(1500), 20_000, CLIENTS),
+              HEADLINE_PAIR,
+              ReportConfig.HEADLINE_ROUNDS,
+              new LoadRun.Bounds(Duration.ofMillis(500), Duration.ofMillis(1500), 20_000, List.of(64)),
               new MemoryRun.Settings(4, 3, 2_000, 20_000, 64 << 10, 20));
     };
   }

@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.Set;
 import java.util.function.ToDoubleFunction;
 import org.jfree.chart.ChartFactory;
@@ -20,6 +22,8 @@ import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
+import org.jfree.data.xy.YIntervalSeries;
+import org.jfree.data.xy.YIntervalSeriesCollection;
 
 /**
  * The report's sections and charts for the load and memory runs. Every sentence is computed from
@@ -44,15 +48,15 @@ final class LongRunReport {
           "Closed loop: each client thread sends its next request when the last is answered; client "
               + "threads and the server share this JVM and its cores. `tasks` redeems the table's plan "
               + "tasks in turn, `plan` plans the whole table. Each cell ran a warmup, then until its "
-              + "request or time bound.\n\n");
-      out.append("| strategy | endpoint | clients | requests | errors | requests/s | p50 ms | p99 ms | p99.9 ms | max ms |\n");
-      out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+              + "request or time bound; the strategies take turns within each round.\n\n");
+      out.append("| round | strategy | endpoint | clients | requests | errors | requests/s | p50 ms | p99 ms | p99.9 ms | max ms |\n");
+      out.append("|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
       for (LoadResult r : load) {
         out.append(
             String.format(
                 Locale.ROOT,
-                "| %s | %s | %d | %,d | %,d | %,.0f | %.2f | %.2f | %.2f | %.2f |\n",
-                r.strategy(), r.endpoint(), r.clients(), r.requests(), r.errors(), r.requestsPerSecond(),
+                "| %d | %s | %s | %d | %,d | %,d | %,.0f | %.2f | %.2f | %.2f | %.2f |\n",
+                r.round() + 1, r.strategy(), r.endpoint(), r.clients(), r.requests(), r.errors(), r.requestsPerSecond(),
                 r.p50Ms(), r.p99Ms(), r.p999Ms(), r.maxMs()));
       }
       long errors = load.stream().mapToLong(LoadResult::errors).sum();
@@ -110,6 +114,8 @@ final class LongRunReport {
             + "to what a task carries, builds the tasks with everything per "
             + "scan prepared once, and serializes with Iceberg's parser; `FloorBenchmark` checks at "
             + "setup that both return the same tasks.\n\n");
+    out.append(
+        "ms [95% interval over forks]; range ÷ floor round by round, geometric mean [95% interval]\n\n");
     out.append("| N | batch | floor | range | range ÷ floor |\n|---:|---|---:|---:|---:|\n");
     for (Measurement base : bases) {
       floors.stream()
@@ -120,9 +126,8 @@ final class LongRunReport {
                   out.append(
                       String.format(
                           Locale.ROOT,
-                          "| %,d | %s | %.3f | %.3f | %.2f |\n",
-                          base.planSize(), base.batch(), base.msPerOp(), range.msPerOp(),
-                          range.msPerOp() / base.msPerOp())));
+                          "| %,d | %s | %s | %s | %s |\n",
+                          base.planSize(), base.batch(), formatMs(base), formatMs(range), range.timeRatioTo(base).format())));
     }
     out.append('\n');
     return out.toString();
@@ -154,6 +159,10 @@ final class LongRunReport {
     }
     out.append('\n');
     return out.toString();
+  }
+
+  private static String formatMs(Measurement m) {
+    return m.msInterval().map(Interval::format).orElse("-");
   }
 
   private static double averageHeapMb(List<MemorySample> samples) {
@@ -196,19 +205,27 @@ final class LongRunReport {
     return written;
   }
 
+  /**
+   * One line per strategy against concurrent clients; with several rounds, each point is the mean
+   * of the rounds with its 95% interval as an error bar.
+   */
   private static Path loadChart(
       List<LoadResult> load, String endpoint, String title, String yLabel, ToDoubleFunction<LoadResult> metric, Path file) {
-    XYSeriesCollection dataset = new XYSeriesCollection();
+    YIntervalSeriesCollection dataset = new YIntervalSeriesCollection();
     Set<String> strategies = new LinkedHashSet<>();
     load.forEach(r -> strategies.add(r.strategy()));
     for (String strategy : strategies) {
-      XYSeries series = new XYSeries(strategy);
+      YIntervalSeries series = new YIntervalSeries(strategy);
+      Map<Integer, List<Double>> byClients = new TreeMap<>();
       for (LoadResult r : load) {
         double value = metric.applyAsDouble(r);
         if (r.endpoint().equals(endpoint) && r.strategy().equals(strategy) && value > 0) {
-          series.add(r.clients(), value);
+          byClients.computeIfAbsent(r.clients(), clients -> new ArrayList<>()).add(value);
         }
       }
+      byClients.forEach(
+          (clients, values) ->
+              Charts.addPoint(series, clients, Interval.ofMean(values.stream().mapToDouble(Double::doubleValue).toArray())));
       dataset.addSeries(series);
     }
     JFreeChart chart =
@@ -221,6 +238,7 @@ final class LongRunReport {
     values.setBase(10);
     plot.setRangeAxis(values);
     style(plot, dataset.getSeriesCount());
+    plot.setRenderer(Charts.errorBars(dataset.getSeriesCount()));
     return save(chart, file);
   }
 

@@ -2,6 +2,8 @@ package io.entryrange.jmh;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import java.util.List;
+import java.util.Optional;
 import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 
 /**
@@ -12,6 +14,8 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  * @param batch first, middle or last for redemptions and floors, otherwise null
  * @param tokenBytes encoded size of the redeemed plan task; for a plan call, of all plan tasks in
  *     the response
+ * @param forksMs {@code msPerOp} of each JMH fork or round, in round order, so that rows timed in the
+ *     same rounds pair up round by round; null when not timed by JMH
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 @JsonPropertyOrder({
@@ -26,7 +30,8 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
   "filesOpened",
   "entriesDecoded",
   "allocBytesPerOp",
-  "tokenBytes"
+  "tokenBytes",
+  "forksMs"
 })
 record Measurement(
     String kind,
@@ -40,7 +45,8 @@ record Measurement(
     Long filesOpened,
     Long entriesDecoded,
     Double allocBytesPerOp,
-    Long tokenBytes) {
+    Long tokenBytes,
+    List<Double> forksMs) {
 
   static final String REDEMPTION = "redemption";
   static final String PLAN = "plan";
@@ -60,6 +66,47 @@ record Measurement(
         "Invalid batch for a %s measurement: %s",
         kind,
         batch);
+    forksMs = forksMs == null ? null : List.copyOf(forksMs);
+  }
+
+  /** A row not timed fork by fork. */
+  Measurement(
+      String kind,
+      String strategy,
+      int planSize,
+      String layout,
+      String batch,
+      String storage,
+      Double msPerOp,
+      Long bytesRead,
+      Long filesOpened,
+      Long entriesDecoded,
+      Double allocBytesPerOp,
+      Long tokenBytes) {
+    this(kind, strategy, planSize, layout, batch, storage, msPerOp, bytesRead, filesOpened, entriesDecoded,
+        allocBytesPerOp, tokenBytes, null);
+  }
+
+  /** {@code msPerOp} with its interval over the forks, empty when not timed. */
+  Optional<Interval> msInterval() {
+    if (forksMs == null || forksMs.isEmpty()) {
+      return msPerOp == null ? Optional.empty() : Optional.of(new Interval(msPerOp, Double.NaN, Double.NaN, 1));
+    }
+    return Optional.of(Interval.ofMean(forksMs.stream().mapToDouble(Double::doubleValue).toArray()));
+  }
+
+  /**
+   * This row's time over {@code base}'s: round by round when both were timed in the same rounds
+   * (the same number of forks, in round order), otherwise the ratio of the means without an
+   * interval.
+   */
+  Interval timeRatioTo(Measurement base) {
+    if (forksMs != null && base.forksMs() != null && forksMs.size() == base.forksMs().size()) {
+      return Interval.ofPairedRatio(
+          forksMs.stream().mapToDouble(Double::doubleValue).toArray(),
+          base.forksMs().stream().mapToDouble(Double::doubleValue).toArray());
+    }
+    return new Interval(msPerOp / base.msPerOp(), Double.NaN, Double.NaN, 1);
   }
 
   /** Whether rows of this kind are per batch. */
@@ -86,7 +133,8 @@ record Measurement(
         cost.filesOpened(),
         cost.entriesDecoded(),
         allocBytesPerOp,
-        cost.tokenBytes());
+        cost.tokenBytes(),
+        forksMs);
   }
 
   record CostKey(String kind, String strategy, int planSize, String layout, String batch) {}

@@ -43,6 +43,7 @@ import picocli.CommandLine.Option;
 @Command(
     name = "report",
     mixinStandardHelpOptions = true,
+    subcommands = ReportDiff.class,
     description = "Benchmarks plan-task redemption strategies and writes REPORT.md, summary.json and charts.")
 public final class ReportCli implements Callable<Integer> {
   static final ObjectMapper JSON =
@@ -95,7 +96,9 @@ public final class ReportCli implements Callable<Integer> {
       List<Measurement> measurements = S3Probe.measure(config.s3PlanSizes(), line -> step(start, line));
       JSON.writeValue(out.resolve("summary.json").toFile(), measurements);
       Charts.write(measurements, out).forEach(chart -> console.println("  " + chart));
-      String report = ReportWriter.render(measurements, config, machine(), List.of(), elapsed(start));
+      String report =
+          ReportWriter.render(
+              measurements, Headlines.of(measurements, List.of(), List.of()), config, machine(), List.of(), elapsed(start));
       Files.writeString(out.resolve("REPORT.md"), report, StandardCharsets.UTF_8);
       phase(start, "done: " + out.toAbsolutePath().resolve("REPORT.md"));
       return 0;
@@ -116,7 +119,7 @@ public final class ReportCli implements Callable<Integer> {
         phase(start, "load over loopback HTTP, N=" + longRuns.loadPlanSize());
         load =
             new LoadRun(tables, longRuns.loadPlanSize(), Layout.LARGE_MANIFESTS, longRuns.load(), what -> step(start, what))
-                .run(List.of(Strategy.RANGE, Strategy.OFFSET, Strategy.OFFSET_CACHED, Strategy.REFERENCE));
+                .run(longRuns.loadStrategies(), longRuns.loadRounds());
         phase(start, "memory over a long run of redemptions");
         memory = new MemoryRun(tables, longRuns.memory(), what -> step(start, what)).run();
       }
@@ -132,7 +135,11 @@ public final class ReportCli implements Callable<Integer> {
       List<Measurement> floors =
           measurements.stream().filter(m -> Measurement.FLOOR.equals(m.kind())).toList();
       measurements.removeAll(floors);
-      List<Object> summary = new ArrayList<>(measurements);
+      List<Measurement> timed = new ArrayList<>(measurements);
+      timed.addAll(floors);
+      List<Headline> headlines = Headlines.of(timed, load, memory);
+      List<Object> summary = new ArrayList<>(headlines);
+      summary.addAll(measurements);
       summary.addAll(floors);
       summary.addAll(load);
       summary.addAll(memory);
@@ -141,7 +148,7 @@ public final class ReportCli implements Callable<Integer> {
       Charts.write(measurements, out).forEach(chart -> console.println("  " + chart));
       LongRunReport.charts(load, memory, out).forEach(chart -> console.println("  " + chart));
       String report =
-          ReportWriter.render(measurements, config, machine(), fixtures, elapsed(start))
+          ReportWriter.render(measurements, headlines, config, machine(), fixtures, elapsed(start))
               + LongRunReport.renderFloor(floors)
               + LongRunReport.renderAmplification(measurements)
               + LongRunReport.render(load, memory);

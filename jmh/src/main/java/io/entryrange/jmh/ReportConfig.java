@@ -12,14 +12,17 @@ import org.openjdk.jmh.runner.options.TimeValue;
 /**
  * What one report run measures and how long it spends per measurement.
  *
- * <p>Quick is sized to finish in under 15 minutes on 2 cores: plan sizes up to 100,000, the
- * small-manifest layout and simulated storage only at the sizes that test the claims, offset full
- * scans only up to 10,000 files (a full scan re-plans once per plan task, which at 100,000 files
- * is 1,000 full plans). Full adds 1,000,000 files, both layouts on both storages (the small-manifest
- * layout's simulated store at the last batch only) and longer measurement iterations, sized to
- * finish in about an hour on 2 cores. Both add fan-out plan calls next to the flat ones (quick at
- * 1,000 and 100,000 files, about a minute) and a fan-out full scan at the largest size. Smoke is for
- * the pipeline test only.
+ * <p>Quick is sized so that the main job, build included, finishes within 15 minutes on 2 cores.
+ * It spends its forks on the cells the report's headline table reads ({@link Headlines}), each in
+ * {@value #HEADLINE_ROUNDS} interleaved rounds: range and offset redemption of the middle batch at
+ * N = 1,000 and 100,000, fan-out plan calls at both sizes, the default full scan next to the
+ * reference and client-local planning at N = 100,000, merge-on-read range at both sizes, and the
+ * floor. Offset-cached and the reference's redemption, the flat plan calls, range-cold and offset
+ * on merge-on-read get one fork at N = 100,000 for the detail tables. Full keeps the wide sweep:
+ * N up to 1,000,000, every batch, both layouts, the simulated store, every full scan (offset only
+ * up to 10,000 files: a full scan re-plans once per plan task), the sparse merge-on-read layout,
+ * with the same runs in rounds; about an hour and a half on 2 cores. Smoke is for the pipeline
+ * test only.
  *
  * @param singleShots measured full scans per fork, after {@code singleShotWarmups} unmeasured ones
  */
@@ -41,24 +44,21 @@ record ReportConfig(
   private static final List<Batch> ALL_BATCHES = List.of(Batch.FIRST, Batch.MIDDLE, Batch.LAST);
 
   static ReportConfig quick() {
-    List<Integer> sizes = List.of(1_000, 10_000, 100_000);
+    List<Integer> ends = List.of(1_000, 100_000);
     List<Integer> largest = List.of(100_000);
+    List<Batch> middle = List.of(Batch.MIDDLE);
     List<JmhRun> runs = new ArrayList<>();
-    runs.add(redemption(Storage.LOCAL, Layout.LARGE_MANIFESTS, sizes, ALL_BATCHES));
-    runs.add(redemption(Storage.LOCAL, Layout.SMALL_MANIFESTS, largest, List.of(Batch.LAST)));
+    runs.add(
+        redemption(Storage.LOCAL, Layout.LARGE_MANIFESTS, ends, List.of(Strategy.RANGE, Strategy.OFFSET), middle)
+            .inRounds(HEADLINE_ROUNDS));
     runs.add(
         redemption(
-            Storage.SIMULATED_OBJECT_STORE,
-            Layout.LARGE_MANIFESTS,
-            List.of(1_000, 100_000),
-            List.of(Batch.LAST)));
-    runs.add(plan(Storage.LOCAL, Layout.LARGE_MANIFESTS, sizes));
-    runs.add(plan(Storage.LOCAL, Layout.SMALL_MANIFESTS, largest));
-    runs.addAll(fullScans(Storage.LOCAL, Layout.LARGE_MANIFESTS, sizes));
-    runs.addAll(fullScans(Storage.SIMULATED_OBJECT_STORE, Layout.LARGE_MANIFESTS, List.of(1_000)));
-    runs.addAll(mergeOnRead(List.of(1_000, 100_000)));
-    runs.add(floor(largest, List.of(Batch.MIDDLE)));
-    runs.addAll(fanOut(Layout.LARGE_MANIFESTS, List.of(1_000, 100_000), largest));
+            Storage.LOCAL, Layout.LARGE_MANIFESTS, largest, List.of(Strategy.OFFSET_CACHED, Strategy.REFERENCE), middle));
+    runs.add(fanOutPlans(Layout.LARGE_MANIFESTS, ends).inRounds(HEADLINE_ROUNDS));
+    runs.add(plan(Storage.LOCAL, Layout.LARGE_MANIFESTS, largest));
+    runs.add(defaultFullScans(Storage.LOCAL, Layout.LARGE_MANIFESTS, largest).inRounds(HEADLINE_ROUNDS));
+    runs.addAll(mergeOnRead(ends));
+    runs.add(floor(largest, middle).inRounds(HEADLINE_ROUNDS));
     return new ReportConfig(
         "quick", 3, TimeValue.seconds(1), 3, TimeValue.seconds(1), 2, 3, runs);
   }
@@ -66,9 +66,17 @@ record ReportConfig(
   static ReportConfig full() {
     List<Integer> sizes = List.of(1_000, 10_000, 100_000, 1_000_000);
     List<Integer> simulatedScans = List.of(1_000, 10_000, 100_000);
+    List<Batch> middle = List.of(Batch.MIDDLE);
     List<JmhRun> runs = new ArrayList<>();
+    runs.add(
+        redemption(Storage.LOCAL, Layout.LARGE_MANIFESTS, sizes, List.of(Strategy.RANGE, Strategy.OFFSET), middle)
+            .inRounds(HEADLINE_ROUNDS));
+    runs.add(
+        redemption(
+            Storage.LOCAL, Layout.LARGE_MANIFESTS, sizes, List.of(Strategy.OFFSET_CACHED, Strategy.REFERENCE), middle));
+    runs.add(redemption(Storage.LOCAL, Layout.LARGE_MANIFESTS, sizes, List.of(Batch.FIRST, Batch.LAST)));
+    runs.add(redemption(Storage.LOCAL, Layout.SMALL_MANIFESTS, sizes, ALL_BATCHES));
     for (Layout layout : List.of(Layout.LARGE_MANIFESTS, Layout.SMALL_MANIFESTS)) {
-      runs.add(redemption(Storage.LOCAL, layout, sizes, ALL_BATCHES));
       runs.add(
           redemption(
               Storage.SIMULATED_OBJECT_STORE,
@@ -76,16 +84,19 @@ record ReportConfig(
               sizes,
               layout == Layout.LARGE_MANIFESTS ? ALL_BATCHES : List.of(Batch.LAST)));
       runs.add(plan(Storage.LOCAL, layout, sizes));
-      runs.addAll(fullScans(Storage.LOCAL, layout, sizes));
+      runs.add(
+          new JmhRun(Measurement.PLAN, Storage.LOCAL, layout, sizes, List.of(Strategy.OFFSET_FAN_OUT), List.of()));
+      runs.addAll(otherFullScans(Storage.LOCAL, layout, sizes));
     }
-    for (Layout layout : List.of(Layout.LARGE_MANIFESTS, Layout.SMALL_MANIFESTS)) {
-      runs.addAll(fanOut(layout, sizes, sizes));
-    }
+    runs.add(fanOutPlans(Layout.LARGE_MANIFESTS, sizes).inRounds(HEADLINE_ROUNDS));
+    runs.add(fanOutPlans(Layout.SMALL_MANIFESTS, sizes));
+    runs.add(defaultFullScans(Storage.LOCAL, Layout.LARGE_MANIFESTS, sizes).inRounds(HEADLINE_ROUNDS));
+    runs.add(defaultFullScans(Storage.LOCAL, Layout.SMALL_MANIFESTS, sizes));
     runs.add(plan(Storage.SIMULATED_OBJECT_STORE, Layout.LARGE_MANIFESTS, sizes));
-    runs.addAll(
-        fullScans(Storage.SIMULATED_OBJECT_STORE, Layout.LARGE_MANIFESTS, simulatedScans));
+    runs.add(defaultFullScans(Storage.SIMULATED_OBJECT_STORE, Layout.LARGE_MANIFESTS, simulatedScans));
+    runs.addAll(otherFullScans(Storage.SIMULATED_OBJECT_STORE, Layout.LARGE_MANIFESTS, simulatedScans));
     runs.addAll(mergeOnRead(sizes));
-    runs.add(floor(List.of(100_000, 1_000_000), ALL_BATCHES));
+    runs.add(floor(List.of(100_000, 1_000_000), ALL_BATCHES).inRounds(HEADLINE_ROUNDS));
     return new ReportConfig("full", 3, TimeValue.seconds(1), 3, TimeValue.seconds(2), 1, 3, runs);
   }
 
@@ -94,11 +105,12 @@ record ReportConfig(
     List<JmhRun> runs =
         List.of(
             redemption(
-                Storage.LOCAL,
-                Layout.LARGE_MANIFESTS,
-                sizes,
-                List.of(Strategy.RANGE, Strategy.OFFSET),
-                List.of(Batch.LAST)),
+                    Storage.LOCAL,
+                    Layout.LARGE_MANIFESTS,
+                    sizes,
+                    List.of(Strategy.RANGE, Strategy.OFFSET),
+                    List.of(Batch.LAST))
+                .inRounds(2),
             new JmhRun(
                 Measurement.E2E,
                 Storage.LOCAL,
@@ -158,12 +170,12 @@ record ReportConfig(
             && run.strategies().equals(List.of(Strategy.RANGE));
     boolean steady =
         (mergeOnReadRange || Measurement.FLOOR.equals(run.kind())) && !"smoke".equals(name);
-    int forks = steady && mergeOnReadRange ? STEADY_FORKS : 1;
+    int forks = run.rounds();
     if (steady && warmupIterations < STEADY_WARMUPS) {
       return new Timing(STEADY_WARMUPS, TimeValue.seconds(1), 3, TimeValue.seconds(1), forks);
     }
     if (run.layout().isMergeOnRead() && !"full".equals(name)) {
-      return new Timing(2, TimeValue.seconds(1), 3, TimeValue.milliseconds(500), 1);
+      return new Timing(2, TimeValue.seconds(1), 3, TimeValue.milliseconds(500), forks);
     }
     return new Timing(warmupIterations, warmupTime, measurementIterations, measurementTime, forks);
   }
@@ -172,13 +184,14 @@ record ReportConfig(
   record Timing(int warmups, TimeValue warmupTime, int iterations, TimeValue time, int forks) {}
 
   /**
-   * Forks of merge-on-read range alone, whose N = 100,000 figure is compared with its N = 1,000
-   * one, run as that many rounds of one fork per plan size ({@link ForkRounds}). Why: on this
-   * 2-core machine one fork's steady state differs from the next one's by up to a third (the same
-   * spread batch at N = 1,000, 3 forks of 8 x 1 s warmup: 0.79, 0.92 and 1.22 ms), so a ratio of
-   * two single forks measures which JIT state each fork reached.
+   * Rounds of every run a headline figure comes from ({@link Headlines}), each one fork per
+   * combination ({@link ForkRounds}): the fewest that give a 95% interval with some width to spare
+   * (t = 4.30 at two degrees of freedom). Why: on this 2-core machine one fork's steady state
+   * differs from the next one's by up to a third (the same spread batch at N = 1,000, 3 forks of
+   * 8 x 1 s warmup: 0.79, 0.92 and 1.22 ms), so a ratio of two single forks measures which JIT
+   * state each fork reached.
    */
-  static final int STEADY_FORKS = 3;
+  static final int HEADLINE_ROUNDS = 3;
 
   /** The fewest warmup iterations of rows that compare range with itself, see {@link #timing}. */
   static final int STEADY_WARMUPS = 8;
@@ -197,15 +210,18 @@ record ReportConfig(
     List<Batch> spread = List.of(Batch.SPREAD);
     List<JmhRun> runs = new ArrayList<>();
     Layout dense = Layout.MERGE_ON_READ_10;
-    runs.add(redemption(Storage.LOCAL, dense, sizes, List.of(Strategy.RANGE), spread));
-    runs.add(redemption(Storage.LOCAL, dense, ends, List.of(Strategy.RANGE_COLD), spread));
-    runs.add(redemption(Storage.LOCAL, dense, ends, List.of(Strategy.OFFSET), spread));
-    runs.add(
-        redemption(
-            Storage.LOCAL, dense, largest, List.of(Strategy.OFFSET_CACHED, Strategy.REFERENCE), spread));
-    Layout sparse = Layout.MERGE_ON_READ_1;
-    runs.add(redemption(Storage.LOCAL, sparse, largest, List.of(Strategy.RANGE, Strategy.OFFSET), spread));
-    runs.add(redemption(Storage.LOCAL, sparse, largest, List.of(Strategy.RANGE_COLD), spread));
+    runs.add(redemption(Storage.LOCAL, dense, sizes, List.of(Strategy.RANGE), spread).inRounds(HEADLINE_ROUNDS));
+    runs.add(redemption(Storage.LOCAL, dense, largest, List.of(Strategy.RANGE_COLD), spread));
+    runs.add(redemption(Storage.LOCAL, dense, largest, List.of(Strategy.OFFSET), spread));
+    if (sizes.size() > 2) {
+      runs.add(redemption(Storage.LOCAL, dense, ends, List.of(Strategy.RANGE_COLD), spread));
+      runs.add(
+          redemption(
+              Storage.LOCAL, dense, largest, List.of(Strategy.OFFSET_CACHED, Strategy.REFERENCE), spread));
+      Layout sparse = Layout.MERGE_ON_READ_1;
+      runs.add(redemption(Storage.LOCAL, sparse, largest, List.of(Strategy.RANGE, Strategy.OFFSET), spread));
+      runs.add(redemption(Storage.LOCAL, sparse, largest, List.of(Strategy.RANGE_COLD), spread));
+    }
     return runs;
   }
 
@@ -246,30 +262,32 @@ record ReportConfig(
     return new JmhRun(Measurement.PLAN, storage, layout, sizes, SERVED, List.of());
   }
 
-  /**
-   * Fan-out next to the flat list: plan calls (time and plan-task bytes) for both fan-out
-   * strategies, and the Java client's full scan over HTTP with fan-out plan tasks.
-   */
-  private static List<JmhRun> fanOut(Layout layout, List<Integer> planSizes, List<Integer> scanSizes) {
-    return List.of(
-        new JmhRun(
-            Measurement.PLAN,
-            Storage.LOCAL,
-            layout,
-            planSizes,
-            List.of(Strategy.FAN_OUT, Strategy.OFFSET_FAN_OUT),
-            List.of()),
-        new JmhRun(
-            Measurement.E2E, Storage.LOCAL, layout, scanSizes, List.of(Strategy.FAN_OUT), List.of()));
+  /** Fan-out plan calls (time and plan-task bytes), the default plan-task mode. */
+  private static JmhRun fanOutPlans(Layout layout, List<Integer> planSizes) {
+    return new JmhRun(Measurement.PLAN, Storage.LOCAL, layout, planSizes, List.of(Strategy.FAN_OUT), List.of());
   }
 
-  /** Full scans for every strategy, offset only at the sizes where N / B re-plans finish. */
-  private static List<JmhRun> fullScans(Storage storage, Layout layout, List<Integer> sizes) {
-    List<Strategy> others =
-        List.of(Strategy.RANGE, Strategy.OFFSET_CACHED, Strategy.REFERENCE, Strategy.CLIENT_LOCAL);
+  /**
+   * Full scans of the default plan-task mode (fan-out) next to the two it is judged against:
+   * Iceberg's reference server and the client planning itself. One run, so that in rounds each
+   * pair is timed in the same round.
+   */
+  private static JmhRun defaultFullScans(Storage storage, Layout layout, List<Integer> sizes) {
+    return new JmhRun(
+        Measurement.E2E,
+        storage,
+        layout,
+        sizes,
+        List.of(Strategy.FAN_OUT, Strategy.REFERENCE, Strategy.CLIENT_LOCAL),
+        List.of());
+  }
+
+  /** Full scans of the flat list and offset-cached, and offset only at the sizes where N / B re-plans finish. */
+  private static List<JmhRun> otherFullScans(Storage storage, Layout layout, List<Integer> sizes) {
     List<Integer> offsetSizes = sizes.stream().filter(size -> size <= OFFSET_FULL_SCAN_MAX).toList();
     return Stream.of(
-            new JmhRun(Measurement.E2E, storage, layout, sizes, others, List.of()),
+            new JmhRun(
+                Measurement.E2E, storage, layout, sizes, List.of(Strategy.RANGE, Strategy.OFFSET_CACHED), List.of()),
             offsetSizes.isEmpty()
                 ? null
                 : new JmhRun(

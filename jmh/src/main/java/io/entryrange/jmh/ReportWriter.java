@@ -13,9 +13,10 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * Writes {@code REPORT.md} from the measurements: the setting, side-by-side tables with ratios to
- * range, and a reading whose every sentence is computed from the numbers above it, so rerunning on
- * another machine cannot leave a stale claim behind.
+ * Writes {@code REPORT.md} from the measurements: the headline table first ({@link Headlines}),
+ * then the setting and the detail tables with ratios to range, and the few sentences the tables
+ * cannot say, each computed from the numbers so rerunning on another machine cannot leave a stale
+ * claim behind.
  */
 final class ReportWriter {
   private static final List<String> STRATEGIES =
@@ -35,13 +36,17 @@ final class ReportWriter {
 
   static String render(
       List<Measurement> measurements,
+      List<Headline> headlines,
       ReportConfig config,
       List<String> machine,
       List<FixtureInfo> fixtures,
       String runtime) {
     ReportWriter writer = new ReportWriter(measurements);
-    writer.header(config, machine, fixtures, runtime);
-    writer.reading();
+    writer.out.append("# Plan-task redemption: range vs offset vs Iceberg's reference\n\n");
+    writer.out.append("Configuration `").append(config.name()).append("`, total runtime ").append(runtime).append(".\n\n");
+    writer.out.append(Headlines.render(headlines));
+    writer.header(config, machine, fixtures);
+    writer.counts();
     writer.timeTables(Measurement.REDEMPTION, "Redemption time per plan task");
     writer.costTable(Measurement.REDEMPTION, "Deterministic cost per redemption");
     writer.s3Table();
@@ -57,18 +62,17 @@ final class ReportWriter {
     return writer.out.toString();
   }
 
-  private void header(ReportConfig config, List<String> machine, List<FixtureInfo> fixtures, String runtime) {
-    out.append("# Plan-task redemption: range vs offset vs Iceberg's reference\n\n");
-    out.append("Configuration `").append(config.name()).append("`, total runtime ").append(runtime).append(".\n\n");
+  private void header(ReportConfig config, List<String> machine, List<FixtureInfo> fixtures) {
     out.append("## Setting\n\n");
     machine.forEach(line -> out.append("- ").append(line).append('\n'));
     out.append(
         String.format(
             Locale.ROOT,
-            "- JMH: 1 fork per parameter combination (%d for merge-on-read range alone, compared with itself"
-                + " across N, and %d x 1 s warmup for it and the floor), %d x %s warmup, %d x %s measurement (average time); "
-                + "full scans single-shot, %d warmup + %d measured; `-prof gc`\n",
-            ReportConfig.STEADY_FORKS,
+            "- JMH: the runs behind the headlines in %d interleaved rounds of one fork per parameter combination,"
+                + " the others one fork; %d x 1 s warmup for merge-on-read range and the floor, %d x %s warmup,"
+                + " %d x %s measurement (average time) for the rest; full scans single-shot, %d warmup + %d measured;"
+                + " `-prof gc`. A time in brackets is its 95%% interval over forks; a time without was timed in one fork\n",
+            ReportConfig.HEADLINE_ROUNDS,
             ReportConfig.STEADY_WARMUPS,
             config.warmupIterations(),
             config.warmupTime(),
@@ -95,57 +99,15 @@ final class ReportWriter {
     out.append('\n');
   }
 
-  private void reading() {
-    out.append("## Reading\n\n");
+  /** The counts no table puts side by side: replicas serving one scan, and plan-response bytes. */
+  private void counts() {
     List<String> sentences = new ArrayList<>();
-    for (List<String> group : groups(Measurement.REDEMPTION)) {
-      String layout = group.get(0);
-      String storage = group.get(1);
-      List<Measurement> range = select(Measurement.REDEMPTION, "range", layout, storage);
-      int largest = range.stream().mapToInt(Measurement::planSize).max().orElse(0);
-      int smallest = range.stream().mapToInt(Measurement::planSize).min().orElse(0);
-      for (Measurement r : range) {
-        if (r.planSize() != largest) {
-          continue;
-        }
-        for (String other : List.of("offset", "offset-cached", "reference")) {
-          find(Measurement.REDEMPTION, other, r.planSize(), layout, r.batch(), storage)
-              .flatMap(m -> ratios.toRange(m, Measurement::msPerOp).map(ratio -> describeRatio(r, m, ratio)))
-              .ifPresent(sentences::add);
-        }
-      }
-      if (largest > smallest) {
-        List<String> growth = new ArrayList<>();
-        for (Batch batch : Batch.values()) {
-          Optional<Measurement> low = find(Measurement.REDEMPTION, "range", smallest, layout, batch.label(), storage);
-          Optional<Measurement> high = find(Measurement.REDEMPTION, "range", largest, layout, batch.label(), storage);
-          if (low.isPresent() && high.isPresent()) {
-            growth.add(
-                String.format(
-                    Locale.ROOT,
-                    "%s %s -> %s ms (x%.2f)",
-                    batch.label(),
-                    ms(low.get().msPerOp()),
-                    ms(high.get().msPerOp()),
-                    high.get().msPerOp() / low.get().msPerOp()));
-          }
-        }
-        if (!growth.isEmpty()) {
-          sentences.add(
-              String.format(
-                  Locale.ROOT,
-                  "From N = %,d to N = %,d (%s, %s), range redemption time went %s.",
-                  smallest,
-                  largest,
-                  layout,
-                  storage,
-                  String.join("; ", growth)));
-        }
-        bytesGrowth(layout, smallest, largest).ifPresent(sentences::add);
-      }
-    }
     replicaReading().ifPresent(sentences::add);
     planBytesReading().ifPresent(sentences::add);
+    if (sentences.isEmpty()) {
+      return;
+    }
+    out.append("## Counts\n\n");
     sentences.forEach(sentence -> out.append("- ").append(sentence).append('\n'));
     out.append('\n');
   }
@@ -172,53 +134,6 @@ final class ReportWriter {
                                 f.tokenBytes(),
                                 ms(r.msPerOp()),
                                 ms(f.msPerOp()))));
-  }
-
-  private static String describeRatio(Measurement range, Measurement other, double ratio) {
-    String relation =
-        ratio >= 1
-            ? String.format(Locale.ROOT, "range is %.1fx faster", ratio)
-            : String.format(Locale.ROOT, "range is %.1fx slower", 1 / ratio);
-    return String.format(
-        Locale.ROOT,
-        "N = %,d, %s batch (%s, %s): range %s ms vs %s %s ms per redemption, %s.",
-        range.planSize(),
-        range.batch(),
-        range.layout(),
-        range.storage(),
-        ms(range.msPerOp()),
-        other.strategy(),
-        ms(other.msPerOp()),
-        relation);
-  }
-
-  private Optional<String> bytesGrowth(String layout, int smallest, int largest) {
-    List<String> parts = new ArrayList<>();
-    String batch = Layout.of(layout).isMergeOnRead() ? Batch.SPREAD.label() : Batch.LAST.label();
-    for (String strategy : List.of("range", "offset")) {
-      Optional<Measurement> low = find(Measurement.REDEMPTION, strategy, smallest, layout, batch, "local");
-      Optional<Measurement> high = find(Measurement.REDEMPTION, strategy, largest, layout, batch, "local");
-      if (low.isPresent() && high.isPresent() && low.get().bytesRead() != null && high.get().bytesRead() != null) {
-        parts.add(
-            String.format(
-                Locale.ROOT,
-                "%s %,d -> %,d bytes",
-                strategy,
-                low.get().bytesRead(),
-                high.get().bytesRead()));
-      }
-    }
-    return parts.isEmpty()
-        ? Optional.empty()
-        : Optional.of(
-            String.format(
-                Locale.ROOT,
-                "Manifest bytes read to redeem the %s batch (%s), N = %,d -> %,d: %s.",
-                batch,
-                layout,
-                smallest,
-                largest,
-                String.join("; ", parts)));
   }
 
   private Optional<String> replicaReading() {
@@ -251,13 +166,13 @@ final class ReportWriter {
       String storage = group.get(1);
       List<String> strategies = strategiesOf(kind, layout, storage);
       out.append("## ").append(title).append(", ").append(layout).append(", ").append(storage).append("\n\n");
-      out.append("ms per operation (ratio to range)\n\n");
+      out.append("ms per operation [95% interval over forks] (ratio to range, of the means)\n\n");
       header(kind, strategies, false);
       for (List<Object> row : rows(kind, layout, storage)) {
         out.append(rowLabel(row));
         for (String strategy : strategies) {
           Optional<Measurement> m = find(kind, strategy, (Integer) row.get(0), layout, (String) row.get(1), storage);
-          out.append(" ").append(m.map(x -> withRatio(x, ms(x.msPerOp()), Measurement::msPerOp)).orElse("-")).append(" |");
+          out.append(" ").append(m.map(x -> withRatio(x, timed(x), Measurement::msPerOp)).orElse("-")).append(" |");
         }
         out.append('\n');
       }
@@ -478,6 +393,11 @@ final class ReportWriter {
                     && Objects.equals(batch, m.batch())
                     && storage.equals(m.storage()))
         .findFirst();
+  }
+
+  /** ms per operation with its interval over forks, when there are several. */
+  private static String timed(Measurement m) {
+    return m.msInterval().filter(Interval::known).map(Interval::format).orElse(ms(m.msPerOp()));
   }
 
   private static String ms(Double value) {

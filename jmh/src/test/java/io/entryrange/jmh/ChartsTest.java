@@ -50,4 +50,21 @@ class ChartsTest {
       assertThat(java.util.Arrays.copyOf(bytes, 4)).isEqualTo(PNG_SIGNATURE);
     }
   }
+
+  @Test
+  void timesCarryTheirIntervalAsAnErrorBarAndCountsNone() {
+    org.jfree.data.xy.YIntervalSeries series = new org.jfree.data.xy.YIntervalSeries("range");
+
+    Charts.addPoint(series, 1_000, Interval.ofMean(new double[] {1, 2, 3}));
+    Charts.addPoint(series, 10_000, new Interval(2.0, 1.5, 2.5, 3));
+    Charts.addPoint(series, 100_000, Interval.exact(7));
+
+    assertThat(series.getYValue(0)).isEqualTo(2.0);
+    assertThat(series.getYLowValue(0)).as("a bar below zero cannot be drawn on a log axis").isEqualTo(2.0);
+    assertThat(series.getYHighValue(0)).isCloseTo(4.484138, org.assertj.core.data.Offset.offset(1e-6));
+    assertThat(series.getYLowValue(1)).isEqualTo(1.5);
+    assertThat(series.getYHighValue(1)).isEqualTo(2.5);
+    assertThat(series.getYLowValue(2)).isEqualTo(7.0);
+    assertThat(series.getYHighValue(2)).isEqualTo(7.0);
+  }
 }

@@ -26,8 +26,9 @@ class ForkRoundsTest {
     assertThat(merged.get(0).path("primaryMetric").has("scoreError")).isFalse();
     assertThat(merged.get(1).path("secondaryMetrics").path("gc.alloc.rate.norm").path("score").asDouble())
         .isCloseTo(940_000, within());
-    assertThat(JmhResults.toMeasurements(merged, java.util.Map.of()).get(1).msPerOp())
-        .isCloseTo(0.8, within());
+    Measurement largest = JmhResults.toMeasurements(merged, java.util.Map.of()).get(1);
+    assertThat(largest.msPerOp()).isCloseTo(0.8, within());
+    assertThat(largest.forksMs()).as("one score per round, in round order").containsExactly(0.9, 0.7);
   }
 
   @Test

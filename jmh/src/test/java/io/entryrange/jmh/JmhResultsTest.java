@@ -24,7 +24,8 @@ class JmhResultsTest {
           "filesOpened",
           "entriesDecoded",
           "allocBytesPerOp",
-          "tokenBytes");
+          "tokenBytes",
+          "forksMs");
 
   /** A result in JMH's JSON layout, with made-up scores: only the shape is under test. */
   private static ObjectNode result(String benchmark, Map<String, String> params, double score, Double alloc) {

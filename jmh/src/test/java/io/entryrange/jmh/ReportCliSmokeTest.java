@@ -24,10 +24,10 @@ class ReportCliSmokeTest {
             .execute("--smoke", "--out", out.toString(), "--warehouse", dir.resolve("wh").toString());
 
     assertThat(exit).isZero();
-    assertThat(out.resolve("REPORT.md")).content().contains("## Reading", "Cores:");
+    assertThat(out.resolve("REPORT.md")).content().contains("## Headlines", "| Load | range ÷ reference", "Cores:");
     JsonNode summary = ReportCli.JSON.readTree(out.resolve("summary.json").toFile());
     assertThat(summary).isNotEmpty();
-    assertThat(summary.findValuesAsText("kind")).contains("redemption", "e2e", "replicas", "floor", "load", "memory");
+    assertThat(summary.findValuesAsText("kind")).contains("headline", "redemption", "e2e", "replicas", "floor", "load", "memory");
     List<JsonNode> s3Range = new ArrayList<>();
     summary.forEach(
         row -> {

@@ -1,0 +1,304 @@
+package io.entryrange.jmh;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Predicate;
+import org.apache.commons.math3.stat.regression.SimpleRegression;
+
+/**
+ * The report's headline table: one figure per question the project answers, each ratio taken
+ * round by round between two cells timed in the same interleaved rounds ({@link ForkRounds}), so
+ * it gets its own interval rather than two intervals side by side. A question whose cells were
+ * not measured in this run has no row.
+ */
+final class Headlines {
+  /** Redemption and plan calls flat in N: issue 6 asks for range within 1.5 times from N = 1,000 to 100,000. */
+  static final Headline.Target FLAT = new Headline.Target(true, 1.5, "issue 6");
+
+  private static final String LARGE = Layout.LARGE_MANIFESTS.label();
+  private static final String LOCAL = Storage.LOCAL.label();
+  private static final double REDEMPTIONS_PER_SLOPE_UNIT = 10_000;
+
+  private final List<Measurement> measurements;
+  private final List<Headline> rows = new ArrayList<>();
+
+  private Headlines(List<Measurement> measurements) {
+    this.measurements = measurements;
+  }
+
+  /** Every headline the rows support, in the table's order. */
+  static List<Headline> of(List<Measurement> measurements, List<LoadResult> load, List<MemorySample> memory) {
+    Headlines headlines = new Headlines(measurements);
+    headlines.redemption();
+    headlines.plan();
+    headlines.fullScan();
+    headlines.mergeOnRead();
+    headlines.floor();
+    headlines.objectStorage();
+    headlines.load(load);
+    headlines.memory(memory);
+    return List.copyOf(headlines.rows);
+  }
+
+  /** The headline table, first in {@code REPORT.md}. */
+  static String render(List<Headline> headlines) {
+    if (headlines.isEmpty()) {
+      return "";
+    }
+    StringBuilder out = new StringBuilder();
+    out.append("## Headlines\n\n");
+    out.append(
+        "Each ratio is taken round by round between two cells timed in the same interleaved rounds (one JMH fork"
+            + " per cell per round), and summarized as the geometric mean of the rounds with a 95% Student t"
+            + " interval on the log scale; a time is the mean of its forks with a 95% t interval. Counts are exact."
+            + " A target counts as met only when the whole interval is on its side.\n\n");
+    out.append("| question | figure | value [95% interval] | target | verdict |\n|---|---|---:|---:|---|\n");
+    headlines.forEach(headline -> out.append(headline.row()));
+    out.append('\n');
+    return out.toString();
+  }
+
+  private void redemption() {
+    Predicate<Measurement> range = cell(Measurement.REDEMPTION, Strategy.RANGE, LARGE, Batch.MIDDLE);
+    spans(range).ifPresent(
+        ends ->
+            ratio(range, ends.largest(), range, ends.smallest())
+                .ifPresent(
+                    value ->
+                        add(
+                            "Redemption flat in N",
+                            String.format(
+                                Locale.ROOT,
+                                "range, middle batch, N = %,d ÷ N = %,d (large manifests, local)",
+                                ends.largest(),
+                                ends.smallest()),
+                            value,
+                            FLAT)));
+    Predicate<Measurement> offset = cell(Measurement.REDEMPTION, Strategy.OFFSET, LARGE, Batch.MIDDLE);
+    sizes(range).ifPresent(
+        ends ->
+            ratio(offset, ends.largest(), range, ends.largest())
+                .ifPresent(
+                    value ->
+                        add(
+                            "Range vs offset",
+                            String.format(Locale.ROOT, "offset ÷ range, middle batch, N = %,d", ends.largest()),
+                            value,
+                            new Headline.Target(false, 50, "issue 6"))));
+  }
+
+  private void plan() {
+    Predicate<Measurement> fanOut = cell(Measurement.PLAN, Strategy.FAN_OUT, LARGE, null);
+    spans(fanOut)
+        .ifPresent(
+            ends ->
+                ratio(fanOut, ends.largest(), fanOut, ends.smallest())
+                    .ifPresent(
+                        value ->
+                            add(
+                                "Plan call flat in N",
+                                String.format(
+                                    Locale.ROOT,
+                                    "fan-out (the default) plan call, N = %,d ÷ N = %,d",
+                                    ends.largest(),
+                                    ends.smallest()),
+                                value,
+                                FLAT)));
+    sizes(fanOut)
+        .flatMap(ends -> find(fanOut, ends.largest()))
+        .filter(m -> m.tokenBytes() != null)
+        .ifPresent(
+            m ->
+                add(
+                    "Plan response flat in N",
+                    String.format(Locale.ROOT, "fan-out plan-task bytes in the plan response, N = %,d", m.planSize()),
+                    Interval.exact(m.tokenBytes()),
+                    new Headline.Target(true, 64 * 1024, "issue 10")));
+  }
+
+  private void fullScan() {
+    Predicate<Measurement> fanOut = cell(Measurement.E2E, Strategy.FAN_OUT, LARGE, null);
+    sizes(fanOut).map(Ends::largest)
+        .ifPresent(
+            n -> {
+              ratio(fanOut, n, cell(Measurement.E2E, Strategy.CLIENT_LOCAL, LARGE, null), n)
+                  .ifPresent(
+                      value ->
+                          add(
+                              "Full scan vs client-local",
+                              String.format(
+                                  Locale.ROOT,
+                                  "fan-out full scan over HTTP ÷ client-local `planFiles()`, Java client, N = %,d",
+                                  n),
+                              value,
+                              new Headline.Target(true, 4, "issue 23")));
+              ratio(fanOut, n, cell(Measurement.E2E, Strategy.REFERENCE, LARGE, null), n)
+                  .ifPresent(
+                      value ->
+                          add(
+                              "Full scan vs the reference",
+                              String.format(
+                                  Locale.ROOT, "fan-out full scan ÷ Iceberg's reference server, N = %,d", n),
+                              value,
+                              new Headline.Target(true, 1.1, "issue 12")));
+            });
+  }
+
+  private void mergeOnRead() {
+    Predicate<Measurement> range =
+        cell(Measurement.REDEMPTION, Strategy.RANGE, Layout.MERGE_ON_READ_10.label(), Batch.SPREAD);
+    spans(range).ifPresent(
+        ends ->
+            ratio(range, ends.largest(), range, ends.smallest())
+                .ifPresent(
+                    value ->
+                        add(
+                            "Merge-on-read flat in N",
+                            String.format(
+                                Locale.ROOT,
+                                "warm range, 10 deletes per 100 files, spread batch, N = %,d ÷ N = %,d",
+                                ends.largest(),
+                                ends.smallest()),
+                            value,
+                            new Headline.Target(true, 1.3, "issue 9"))));
+  }
+
+  private void floor() {
+    Predicate<Measurement> floor =
+        m -> Measurement.FLOOR.equals(m.kind()) && "floor".equals(m.strategy()) && Batch.MIDDLE.label().equals(m.batch());
+    Predicate<Measurement> range =
+        m -> Measurement.FLOOR.equals(m.kind()) && "range".equals(m.strategy()) && Batch.MIDDLE.label().equals(m.batch());
+    sizes(floor).map(Ends::largest)
+        .ifPresent(
+            n ->
+                ratio(range, n, floor, n)
+                    .ifPresent(
+                        value ->
+                            add(
+                                "Redemption against its floor",
+                                String.format(Locale.ROOT, "range ÷ floor, both serializing, middle batch, N = %,d", n),
+                                value,
+                                new Headline.Target(true, 1.3, "issue 23"))));
+  }
+
+  private void objectStorage() {
+    for (Storage storage : List.of(Storage.S3_COLD, Storage.S3_WARM)) {
+      measurements.stream()
+          .filter(m -> Measurement.REDEMPTION.equals(m.kind()) && storage.label().equals(m.storage()))
+          .filter(m -> Strategy.RANGE.label().equals(m.strategy()) && m.filesOpened() != null)
+          .max(Comparator.comparingInt(Measurement::planSize))
+          .ifPresent(
+              m ->
+                  add(
+                      "Object storage, " + (storage == Storage.S3_COLD ? "cold replica" : "warm replica"),
+                      String.format(
+                          Locale.ROOT,
+                          "range: S3 GET requests for the plan task's manifests per redemption, N = %,d",
+                          m.planSize()),
+                      Interval.exact(m.filesOpened()),
+                      new Headline.Target(true, storage == Storage.S3_COLD ? 2 : 1, "issue 12")));
+    }
+  }
+
+  private void load(List<LoadResult> load) {
+    int clients = load.stream().mapToInt(LoadResult::clients).max().orElse(0);
+    double[] range = throughput(load, Strategy.RANGE, clients);
+    double[] reference = throughput(load, Strategy.REFERENCE, clients);
+    if (range.length > 0 && range.length == reference.length) {
+      add(
+          "Load",
+          String.format(
+              Locale.ROOT, "range ÷ reference, `/tasks` requests a second at %d clients, N = %,d", clients,
+              load.get(0).planSize()),
+          Interval.ofPairedRatio(range, reference),
+          new Headline.Target(false, 0.8, "issue 23"));
+    }
+    if (!load.isEmpty()) {
+      add(
+          "Load, errors",
+          "requests answered with an error or not at all, every load cell",
+          Interval.exact(load.stream().mapToLong(LoadResult::errors).sum()),
+          new Headline.Target(true, 0, "design"));
+    }
+  }
+
+  private static double[] throughput(List<LoadResult> load, Strategy strategy, int clients) {
+    return load.stream()
+        .filter(r -> r.strategy().equals(strategy.label()) && LoadResult.TASKS.equals(r.endpoint()) && r.clients() == clients)
+        .sorted(Comparator.comparingInt(LoadResult::round))
+        .mapToDouble(LoadResult::requestsPerSecond)
+        .toArray();
+  }
+
+  /**
+   * Heap after a full GC against redemptions: a least-squares slope with its own t interval from
+   * {@link SimpleRegression}, skipping the first sample (taken before the caches fill).
+   */
+  private void memory(List<MemorySample> memory) {
+    if (memory.size() < 4) {
+      return;
+    }
+    SimpleRegression regression = new SimpleRegression();
+    memory.subList(1, memory.size())
+        .forEach(s -> regression.addData(s.redemptions() / REDEMPTIONS_PER_SLOPE_UNIT, s.heapAfterGcBytes() / 1e6));
+    MemorySample last = memory.get(memory.size() - 1);
+    add(
+        "Memory",
+        String.format(
+            Locale.ROOT,
+            "heap after a full GC, MB per 10,000 redemptions (least-squares slope over %,d redemptions)",
+            last.redemptions()),
+        Interval.ofSlope(regression),
+        new Headline.Target(true, 0.5, "this report: a leak of 50 bytes a redemption would exceed it"));
+    add(
+        "Memory, cache bound",
+        "block-index cache at its largest ÷ its bound",
+        Interval.exact((double) memory.stream().mapToLong(MemorySample::cacheWeightBytes).max().orElse(0)
+            / last.cacheBoundBytes()),
+        new Headline.Target(true, 1, "design"));
+  }
+
+  private void add(String question, String figure, Interval value, Headline.Target target) {
+    rows.add(Headline.of(question, figure, value, target));
+  }
+
+  private record Ends(int smallest, int largest) {}
+
+  /** The smallest and largest plan size among the rows {@code selects}, when there are two. */
+  private Optional<Ends> sizes(Predicate<Measurement> selects) {
+    List<Integer> sizes =
+        measurements.stream().filter(selects).map(Measurement::planSize).distinct().sorted().toList();
+    return sizes.isEmpty() ? Optional.empty() : Optional.of(new Ends(sizes.get(0), sizes.get(sizes.size() - 1)));
+  }
+
+  /** As {@link #sizes}, only when the rows span more than one plan size. */
+  private Optional<Ends> spans(Predicate<Measurement> selects) {
+    return sizes(selects).filter(ends -> ends.smallest() < ends.largest());
+  }
+
+  /** {@code numerator / denominator}, round by round when both were timed in the same rounds. */
+  private Optional<Interval> ratio(
+      Predicate<Measurement> numerator, int numeratorSize, Predicate<Measurement> denominator, int denominatorSize) {
+    Optional<Measurement> bottom = find(denominator, denominatorSize).filter(m -> m.msPerOp() != null);
+    return find(numerator, numeratorSize)
+        .filter(m -> m.msPerOp() != null)
+        .flatMap(top -> bottom.map(top::timeRatioTo));
+  }
+
+  private Optional<Measurement> find(Predicate<Measurement> selects, int planSize) {
+    return measurements.stream().filter(selects).filter(m -> m.planSize() == planSize).findFirst();
+  }
+
+  private static Predicate<Measurement> cell(String kind, Strategy strategy, String layout, Batch batch) {
+    return m ->
+        kind.equals(m.kind())
+            && strategy.label().equals(m.strategy())
+            && layout.equals(m.layout())
+            && LOCAL.equals(m.storage())
+            && Objects.equals(batch == null ? null : batch.label(), m.batch());
+  }
+}

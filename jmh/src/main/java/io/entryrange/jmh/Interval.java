@@ -1,0 +1,130 @@
+package io.entryrange.jmh;
+
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import java.util.Arrays;
+import java.util.Locale;
+import org.apache.commons.math3.distribution.TDistribution;
+import org.apache.commons.math3.stat.descriptive.SummaryStatistics;
+import org.apache.commons.math3.stat.regression.SimpleRegression;
+import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
+
+/**
+ * A figure with its 95% confidence interval, from repeated forks or rounds.
+ *
+ * <p>Why Student's t over the forks and not JMH's own error: JMH's error is over the iterations
+ * of a fork, and on this shared 2-core machine forks differ by more than iterations do (one fork
+ * settles at 0.79 ms, the next at 1.22 ms), so only the spread between forks says how far the
+ * next run may land. Why ratios on the log scale over paired rounds: each round measures both
+ * sides of a ratio minutes apart, so machine drift cancels within a round, and a ratio's spread is
+ * symmetric on the log scale, not the linear one.
+ *
+ * @param estimate the mean of the samples (the geometric mean for a ratio)
+ * @param samples how many forks or rounds the interval comes from; 1 leaves it unknown (NaN bounds)
+ */
+@JsonPropertyOrder({"estimate", "low", "high", "samples"})
+record Interval(double estimate, double low, double high, int samples) {
+  static final double CONFIDENCE = 0.95;
+
+  Interval {
+    Preconditions.checkArgument(samples >= 1, "Invalid interval, no samples: %s", samples);
+  }
+
+  /** The mean of {@code values} with its t interval; unknown bounds for a single value. */
+  static Interval ofMean(double[] values) {
+    Preconditions.checkArgument(values.length > 0, "Invalid interval, no values");
+    SummaryStatistics stats = new SummaryStatistics();
+    Arrays.stream(values).forEach(stats::addValue);
+    if (values.length == 1) {
+      return new Interval(stats.getMean(), Double.NaN, Double.NaN, 1);
+    }
+    double half = tQuantile(values.length - 1) * stats.getStandardDeviation() / Math.sqrt(values.length);
+    return new Interval(stats.getMean(), stats.getMean() - half, stats.getMean() + half, values.length);
+  }
+
+  /**
+   * {@code numerators[i] / denominators[i]}, round by round, summarized as their geometric mean
+   * with a t interval on the log scale.
+   */
+  static Interval ofPairedRatio(double[] numerators, double[] denominators) {
+    Preconditions.checkArgument(
+        numerators.length == denominators.length,
+        "Invalid paired ratio, %s numerators for %s denominators",
+        numerators.length,
+        denominators.length);
+    double[] logs = new double[numerators.length];
+    for (int i = 0; i < logs.length; i += 1) {
+      Preconditions.checkArgument(
+          numerators[i] > 0 && denominators[i] > 0,
+          "Invalid paired ratio, round %s: %s / %s",
+          i,
+          numerators[i],
+          denominators[i]);
+      logs[i] = Math.log(numerators[i] / denominators[i]);
+    }
+    Interval log = ofMean(logs);
+    return new Interval(Math.exp(log.estimate()), Math.exp(log.low()), Math.exp(log.high()), log.samples());
+  }
+
+  /** The slope of {@code regression} with its t interval ({@link SimpleRegression}'s own). */
+  static Interval ofSlope(SimpleRegression regression) {
+    Preconditions.checkArgument(regression.getN() >= 3, "Invalid slope, %s points", regression.getN());
+    double half = regression.getSlopeConfidenceInterval(1 - CONFIDENCE);
+    return new Interval(regression.getSlope(), regression.getSlope() - half, regression.getSlope() + half, (int) regression.getN());
+  }
+
+  /** An exact figure, a count: its interval is itself. */
+  static Interval exact(double value) {
+    return new Interval(value, value, value, 1);
+  }
+
+  boolean known() {
+    return !Double.isNaN(low) && !Double.isNaN(high);
+  }
+
+  /** Whether both intervals are known and share no value: the two figures differ beyond noise. */
+  boolean disjointFrom(Interval other) {
+    return known() && other.known() && (high < other.low || other.high < low);
+  }
+
+  /**
+   * "0.957 [0.912, 1.00]"; the estimate alone when the interval is unknown, and a count (an
+   * interval of itself) as the plain number.
+   */
+  String format() {
+    if (samples == 1 && low == estimate && high == estimate) {
+      return plain(estimate);
+    }
+    return known() ? number(estimate) + " [" + number(low) + ", " + number(high) + "]" : number(estimate);
+  }
+
+  /** A count or a bound as written: 2, 0.8, 65,536. */
+  static String plain(double value) {
+    return new java.text.DecimalFormat("#,##0.######", java.text.DecimalFormatSymbols.getInstance(Locale.ROOT))
+        .format(value);
+  }
+
+  /** Three significant digits, thousands separated from 1,000 up; "–" for no number (0 ÷ 0). */
+  static String number(double value) {
+    if (Double.isNaN(value) || Double.isInfinite(value)) {
+      return "–";
+    }
+    double magnitude = Math.abs(value);
+    if (magnitude >= 1000) {
+      return String.format(Locale.ROOT, "%,.0f", value);
+    }
+    if (magnitude >= 100) {
+      return String.format(Locale.ROOT, "%.0f", value);
+    }
+    if (magnitude >= 10) {
+      return String.format(Locale.ROOT, "%.1f", value);
+    }
+    if (magnitude >= 1 || magnitude == 0) {
+      return String.format(Locale.ROOT, "%.2f", value);
+    }
+    return new java.math.BigDecimal(value).round(new java.math.MathContext(3)).toPlainString();
+  }
+
+  private static double tQuantile(int degreesOfFreedom) {
+    return new TDistribution(degreesOfFreedom).inverseCumulativeProbability(1 - (1 - CONFIDENCE) / 2);
+  }
+}

@@ -1,0 +1,102 @@
+package io.entryrange.jmh;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ReportDiffTest {
+  @Test
+  void flagsOnlyCellsWhoseIntervalsAreDisjoint() throws Exception {
+    JsonNode before =
+        ReportCli.JSON.readTree(
+            "["
+                + headline("Redemption flat in N", 1.1, 1.0, 1.2)
+                + ","
+                + headline("Load", 0.9, 0.8, 1.0)
+                + ","
+                + timed("range", 100000, "[1.0, 1.1, 0.9]")
+                + ","
+                + timed("offset", 100000, "[500.0]")
+                + ","
+                + timed("reference", 100000, "[0.0013, 0.0012, 0.0014]")
+                + ","
+                + timed("range", 1000, "[1.0, 1.0, 1.0]")
+                + "]");
+    JsonNode after =
+        ReportCli.JSON.readTree(
+            "["
+                + headline("Redemption flat in N", 1.15, 1.05, 1.25)
+                + ","
+                + headline("Load", 1.5, 1.3, 1.7)
+                + ","
+                + timed("range", 100000, "[1.05, 1.0, 1.1]")
+                + ","
+                + timed("offset", 100000, "[900.0]")
+                + ","
+                + timed("reference", 100000, "[0.0026, 0.0025, 0.0027]")
+                + "]");
+
+    List<ReportDiff.Change> changes = ReportDiff.compare(before, after);
+
+    assertThat(changes)
+        .extracting(ReportDiff.Change::cell)
+        .containsExactly(
+            "headline: Redemption flat in N: figure",
+            "headline: Load: figure",
+            "redemption range N=100,000 large-manifests middle local, ms",
+            "redemption offset N=100,000 large-manifests middle local, ms",
+            "redemption reference N=100,000 large-manifests middle local, ms");
+    assertThat(changes)
+        .extracting(ReportDiff.Change::beyondNoise)
+        .as("overlapping, disjoint, overlapping, one fork (no interval), disjoint")
+        .containsExactly(false, true, false, false, true);
+    assertThat(changes.get(3).ratio()).isEqualTo(1.8);
+    String rendered = ReportDiff.render(changes, "a", "b");
+    assertThat(rendered)
+        .contains("| headline: Load: figure | 0.900 [0.800, 1.00] | 1.50 [1.30, 1.70] | ×1.67 | **changed** |")
+        .contains("5 shared cells, 2 changed beyond noise (disjoint 95% intervals), 1 of them headlines.");
+  }
+
+  @Test
+  void aChangeFromZeroHasNoRatio() throws Exception {
+    JsonNode before = ReportCli.JSON.readTree("[" + headline("Load, errors", 0, 0, 0) + "]");
+    JsonNode after = ReportCli.JSON.readTree("[" + headline("Load, errors", 0, 0, 0) + "]");
+
+    String rendered = ReportDiff.render(ReportDiff.compare(before, after), "a", "b");
+
+    assertThat(rendered).contains("| headline: Load, errors: figure | 0.00 [0.00, 0.00] | 0.00 [0.00, 0.00] | – |  |");
+  }
+
+  @Test
+  void loadCellsGetTheirIntervalOverRounds() throws Exception {
+    JsonNode before = ReportCli.JSON.readTree("[" + load(0, 100) + "," + load(1, 110) + "," + load(2, 90) + "]");
+    JsonNode after = ReportCli.JSON.readTree("[" + load(0, 300) + "," + load(1, 310) + "," + load(2, 290) + "]");
+
+    List<ReportDiff.Change> changes = ReportDiff.compare(before, after);
+
+    assertThat(changes).hasSize(1);
+    assertThat(changes.get(0).cell()).isEqualTo("load range /tasks at 64 clients, requests/s");
+    assertThat(changes.get(0).before().estimate()).isEqualTo(100.0);
+    assertThat(changes.get(0).before().samples()).isEqualTo(3);
+    assertThat(changes.get(0).beyondNoise()).isTrue();
+  }
+
+  private static String headline(String question, double estimate, double low, double high) {
+    return "{\"kind\":\"headline\",\"question\":\"" + question + "\",\"figure\":\"figure\",\"value\":{\"estimate\":"
+        + estimate + ",\"low\":" + low + ",\"high\":" + high + ",\"samples\":3},"
+        + "\"target\":{\"atMost\":true,\"bound\":1.5,\"source\":\"t\"},\"verdict\":\"met\"}";
+  }
+
+  private static String timed(String strategy, int planSize, String forks) {
+    return "{\"kind\":\"redemption\",\"strategy\":\"" + strategy + "\",\"planSize\":" + planSize
+        + ",\"layout\":\"large-manifests\",\"batch\":\"middle\",\"storage\":\"local\",\"msPerOp\":1.0,"
+        + "\"forksMs\":" + forks + "}";
+  }
+
+  private static String load(int round, double perSecond) {
+    return "{\"kind\":\"load\",\"strategy\":\"range\",\"endpoint\":\"tasks\",\"clients\":64,\"round\":" + round
+        + ",\"requestsPerSecond\":" + perSecond + "}";
+  }
+}
