@@ -4,13 +4,10 @@ import io.entryrange.planner.BatchPlan;
 import io.entryrange.planner.BatchPlanner;
 import io.entryrange.planner.EntryRangePlanner;
 import io.entryrange.planner.FallbackReason;
-import io.entryrange.planner.Handout;
 import io.entryrange.planner.InvalidBatchException;
-import io.entryrange.planner.PlannedWork;
 import io.entryrange.planner.Redemption;
 import io.entryrange.planner.ResponseFit;
 import io.entryrange.planner.ScanRequests;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
@@ -65,21 +62,18 @@ public final class ScanPlanningService implements AutoCloseable {
 
   private final CodecMode mode;
   private final int batchSize;
-  private final PlanTaskCodec codec;
   private final UnaryOperator<FileIO> fileIO;
   private final SortedPlans sortedPlans;
   private final BatchPlanner planner;
   private final PermittedScans permitted;
-  private final PlanTaskSigner signer;
+  private final PlanTaskIssuer issuer;
   private final PlanningMetrics metrics;
   private final ScanLimits limits;
   private final PlanningListener listener;
-  private final long targetResponseBytes;
 
   private ScanPlanningService(Builder builder, PlanningCaches caches) {
     this.mode = builder.mode;
     this.batchSize = builder.batchSize;
-    this.codec = builder.codec;
     this.fileIO = builder.fileIO;
     this.planner =
         new BatchPlanner(
@@ -92,9 +86,8 @@ public final class ScanPlanningService implements AutoCloseable {
             builder.maxManifestsPerPlanTask,
             builder.fanOutWidth,
             builder.targetResponseBytes);
-    this.targetResponseBytes = builder.targetResponseBytes;
     this.permitted = new PermittedScans(builder.policy);
-    this.signer = builder.signer;
+    this.issuer = new PlanTaskIssuer(builder.codec, builder.signer, builder.targetResponseBytes);
     this.limits = builder.limits;
     this.listener = builder.listener;
     PlanCache plans = caches.plans();
@@ -137,15 +130,7 @@ public final class ScanPlanningService implements AutoCloseable {
     RequestTrace trace = trace(caller, ident, table);
     PlanTableScanRequest requested = ScanRequests.pin(table, ScanRequests.canonical(request));
     PlanTableScanRequest effective = permitted.of(caller, ident, table, requested);
-    ResponseFit fit =
-        (tasks, handouts) ->
-            encoded(ident, requested, handouts)
-                .map(
-                    planTasks ->
-                        ResponseBytes.of(
-                                PlanResponses.planned(table, requested, effective, tasks, planTasks))
-                            <= targetResponseBytes)
-                .orElse(true);
+    ResponseFit fit = issuer.planFit(ident, table, requested, effective);
     BatchPlan plan = null;
     if (mode != CodecMode.OFFSET) {
       plan = planner.planRanges(table, effective, trace.io(), fit);
@@ -164,7 +149,7 @@ public final class ScanPlanningService implements AutoCloseable {
           planner.planOffsets(
               effective, sortedPlans.get(ident, table, effective, caller, trace.io()), fit);
     }
-    Optional<List<String>> planTasks = encoded(ident, requested, plan.handouts());
+    Optional<List<String>> planTasks = issuer.encoded(ident, requested, plan.handouts());
     if (planTasks.isEmpty()) {
       metrics.inlinePlan();
     }
@@ -177,27 +162,6 @@ public final class ScanPlanningService implements AutoCloseable {
             planTasks.orElse(List.of()));
     listener.planned(trace.event(plan.entriesDecoded()));
     return response;
-  }
-
-  /**
-   * Every handout as a signed plan task, each in the first form the codec can carry, or empty
-   * when one fits in none: a scan whose JSON (a filter with thousands of literals, say) would push
-   * a plan task past the codec's size bound, or a table name the identifier format cannot carry.
-   */
-  private Optional<List<String>> encoded(
-      TableIdentifier ident, PlanTableScanRequest carried, List<Handout> handouts) {
-    List<String> planTasks = new ArrayList<>(handouts.size());
-    for (Handout handout : handouts) {
-      Optional<String> planTask = Optional.empty();
-      for (PlannedWork work : handout.forms()) {
-        planTask = planTask.or(() -> codec.tryEncode(PlanTask.of(ident, carried, work)));
-      }
-      if (planTask.isEmpty()) {
-        return Optional.empty();
-      }
-      planTasks.add(signer == null ? planTask.get() : signer.sign(planTask.get()));
-    }
-    return Optional.of(planTasks);
   }
 
   /**
@@ -214,7 +178,7 @@ public final class ScanPlanningService implements AutoCloseable {
     RequestTrace trace = trace(caller, ident, table);
     PlanTask planTask;
     try {
-      planTask = decodeOrReject(request.planTask());
+      planTask = issuer.decodeOrReject(request.planTask());
     } catch (RejectedPlanTaskException e) {
       throw rejected(trace, e.reason(), e.getMessage());
     }
@@ -237,7 +201,7 @@ public final class ScanPlanningService implements AutoCloseable {
               planTask.work(),
               trace.io(),
               () -> sortedPlans.get(ident, table, effective, caller, trace.io()),
-              fetchFit(ident, table, carried, effective));
+              issuer.fetchFit(ident, table, carried, effective));
     } catch (InvalidBatchException e) {
       throw rejected(trace, RejectionReason.of(e.kind()), e.getMessage());
     } catch (ValidationException | IllegalArgumentException e) {
@@ -245,7 +209,7 @@ public final class ScanPlanningService implements AutoCloseable {
     }
     metrics.redemption(planTask);
     List<String> children =
-        encoded(ident, carried, redeemed.handouts())
+        issuer.encoded(ident, carried, redeemed.handouts())
             .orElseThrow(
                 () -> rejected(trace, RejectionReason.UNKNOWN_SPAN, "span too large to hand out"));
     FetchScanTasksResponse response =
@@ -255,46 +219,15 @@ public final class ScanPlanningService implements AutoCloseable {
   }
 
   /**
-   * Whether a {@code /tasks} response with these tasks and plan tasks stays within the response
-   * bound; children the codec cannot carry are refused later, so they count as fitting here.
-   */
-  private ResponseFit fetchFit(
-      TableIdentifier ident,
-      Table table,
-      PlanTableScanRequest carried,
-      PlanTableScanRequest effective) {
-    return (tasks, handouts) ->
-        encoded(ident, carried, handouts)
-            .map(
-                children ->
-                    ResponseBytes.of(PlanResponses.fetched(table, carried, effective, tasks, children))
-                        <= targetResponseBytes)
-            .orElse(true);
-  }
-
-  /**
    * What a plan task string stands for, as redemption would read it (signature checked), or empty
    * for one it would refuse; for logs and tools, nothing is redeemed.
    */
   public Optional<PlanTask> decode(String planTask) {
     try {
-      return Optional.of(decodeOrReject(planTask));
+      return Optional.of(issuer.decodeOrReject(planTask));
     } catch (RejectedPlanTaskException e) {
       return Optional.empty();
     }
-  }
-
-  private PlanTask decodeOrReject(String planTask) {
-    if (signer == null) {
-      return codec.decodeOrReject(planTask);
-    }
-    return codec.decodeOrReject(
-        signer
-            .verify(planTask, codec.maxEncodedBytes())
-            .orElseThrow(
-                () ->
-                    new RejectedPlanTaskException(
-                        RejectionReason.BAD_SIGNATURE, "not signed by this catalog")));
   }
 
   private RequestTrace trace(String caller, TableIdentifier ident, Table table) {
