@@ -7,12 +7,12 @@ import org.apache.iceberg.ManifestFile;
 
 /**
  * Cuts manifests into batches of at most {@code batchSize} raw entries and at most {@code
- * maxManifests} ranges, from manifest-list counts alone (design 000 §8.5.1).
+ * maxManifests} ranges, from manifest-list counts alone (docs/design.md, "What a range plan task is").
  *
  * <p>Lazy: each batch is cut when asked for, holding only the position reached in the {@link
  * EntrySpace}, so a million-file table never has its batches all in memory unless the caller
  * collects them. The manifest cap keeps a plan task bounded in size on tables with many tiny
- * manifests, at the price of batches with fewer entries (000 §8.5.3).
+ * manifests, at the price of batches with fewer entries (docs/design.md, "Limits and choices").
  */
 final class EntryBatches implements Iterator<PlanBatch> {
   private final EntrySpace space;

@@ -3,7 +3,7 @@ package io.entryrange.planner;
 /** Why a scan cannot be served with entry-range plan tasks and takes the offset re-plan path. */
 public enum FallbackReason {
   /**
-   * Merge-on-read, when planning is not delete-aware: the design card's fallback (000 §8.5.4).
+   * Merge-on-read, when planning is not delete-aware: the design card's fallback (docs/design.md, "Merge-on-read by entry ranges").
    * Delete-aware planning attaches deletes from a per-node delete index instead.
    */
   DELETE_MANIFESTS,

@@ -17,7 +17,7 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 import org.apache.iceberg.rest.requests.PlanTableScanRequest;
 
 /**
- * The offset design's planner (design 000 §5.5–5.6), kept as the fallback for scans entry ranges
+ * The offset design's planner (docs/design.md, glossary: fallback), kept as the fallback for scans entry ranges
  * do not cover, chiefly merge-on-read snapshots: plan the whole pinned snapshot with Iceberg, sort
  * the tasks into a total order, and slice.
  *

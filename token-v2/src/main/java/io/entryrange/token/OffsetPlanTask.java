@@ -9,7 +9,7 @@ import org.apache.iceberg.rest.requests.PlanTableScanRequest;
 
 /**
  * A plan task that names its work by position: {@code limit} tasks starting at {@code offset} in
- * the plan's total order (design 000 §5.5.1).
+ * the plan's total order (docs/design.md, "Fan-out plan tasks").
  *
  * <p>Redeeming it re-plans the scan and skips to {@code offset}; this is the fallback for snapshots
  * that entry ranges cannot serve yet. {@code offset + limit} must fit in an {@code int} so that the

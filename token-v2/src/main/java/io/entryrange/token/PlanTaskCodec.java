@@ -34,7 +34,7 @@ import org.apache.iceberg.rest.requests.PlanTableScanRequestParser;
 import org.apache.iceberg.util.JsonUtil;
 
 /**
- * The one place that reads and writes {@code plan-task} strings (design 000 §5.5 and §8.5.2).
+ * The one place that reads and writes {@code plan-task} strings (docs/design.md, "What a range plan task is").
  *
  * <p>A plan task is {@code base64url(JSON)}, unpadded. The JSON object always has {@code table}
  * (written by Iceberg's {@link TableIdentifierParser}: namespace levels as an array, so levels may

@@ -19,7 +19,7 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  *
  * <p>Why the key must come from configuration: every replica has to hold the same key, or a plan
  * task verifies only on the replica that issued it and clients see 404s that depend on load
- * balancer routing (design 000 §5, "On signing plan tasks"). So there is no generated default and
+ * balancer routing (docs/embedding.md, "Signing plan tasks"). So there is no generated default and
  * no way to build a signer without key material; {@link #fromConfig} takes the keys a deployment
  * distributes, and refuses keys shorter than {@value #MIN_KEY_BYTES} bytes, so a placeholder or a
  * password is not mistaken for a key.

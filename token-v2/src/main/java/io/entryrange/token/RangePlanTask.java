@@ -15,9 +15,9 @@ import org.apache.iceberg.rest.requests.PlanTableScanRequest;
  *
  * <p>Redeeming it reads exactly those entries, so its cost is proportional to the batch rather than
  * to the plan. The snapshot id is carried next to the ranges because delete manifests and the
- * sequence numbers that entries inherit are only reachable through the snapshot (design 000
- * §8.5.2); the scan must be pinned to that same snapshot, or the entry positions would be read with
- * a different meaning than the one they were cut with.
+ * sequence numbers that entries inherit are only reachable through the snapshot; the scan must be
+ * pinned to that same snapshot, or the entry positions would be read with a different meaning
+ * than the one they were cut with.
  *
  * <p>Overlapping ranges of one manifest are refused: they would return the same file scan task
  * twice, which a client cannot tell from two distinct files.
