@@ -50,7 +50,10 @@ public final class DeleteIndexCache {
             .buildAsync();
   }
 
-  /** Drops everything, to measure cold redemptions. */
+  /**
+   * Drops everything: after files were replaced behind the catalog's back (see {@link
+   * ManifestIndexCache#invalidateAll}), and to measure cold redemptions.
+   */
   public void invalidateAll() {
     indexes.synchronous().invalidateAll();
   }

@@ -38,7 +38,10 @@ public final class EntrySpaceCache {
             .build();
   }
 
-  /** Drops everything, to measure cold redemptions. */
+  /**
+   * Drops everything: after files were replaced behind the catalog's back (see {@link
+   * ManifestIndexCache#invalidateAll}), and to measure cold redemptions.
+   */
   public void invalidateAll() {
     spaces.invalidateAll();
   }

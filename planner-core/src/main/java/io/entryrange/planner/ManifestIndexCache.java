@@ -68,7 +68,11 @@ public final class ManifestIndexCache {
             .buildAsync();
   }
 
-  /** Drops everything, to measure cold redemptions. */
+  /**
+   * Drops everything. Entries describe manifests by location, which Iceberg never rewrites in
+   * place; a catalog calls this after files were replaced behind its back (a restore from backup
+   * to the same paths), and benchmarks call it to measure cold redemptions.
+   */
   public void invalidateAll() {
     blockIndexes.synchronous().invalidateAll();
     rowIdOffsets.synchronous().invalidateAll();
@@ -90,7 +94,10 @@ public final class ManifestIndexCache {
     return manifestLists.synchronous().stats();
   }
 
-  /** Heap held by cached block indexes, as the weigher counts it: for bounds in tests. */
+  /**
+   * Heap held by cached block indexes, as the weigher counts it: exported as the metric {@code
+   * block-index-cache.weight-bytes}, so a catalog sees how much of the bound its tables fill.
+   */
   public long blockIndexBytes() {
     blockIndexes.synchronous().cleanUp();
     return blockIndexes

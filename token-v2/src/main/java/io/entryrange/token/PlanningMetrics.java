@@ -145,6 +145,7 @@ public final class PlanningMetrics {
     values.put("redemptions.fan-out", fanOutRedemptions());
     put(values, "plan-cache", planCacheStats());
     put(values, "block-index-cache", blockIndexStats());
+    values.put("block-index-cache.weight-bytes", indexes.blockIndexBytes());
     put(values, "row-id-offset-cache", indexes.rowIdOffsetStats());
     put(values, "manifest-list-cache", indexes.manifestListStats());
     put(values, "delete-index-cache", deleteIndexes.stats());
