@@ -6,6 +6,8 @@ import io.entryrange.planner.ResponseFit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.BiFunction;
+import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.rest.requests.PlanTableScanRequest;
@@ -76,14 +78,11 @@ final class PlanTaskIssuer {
       Table table,
       PlanTableScanRequest requested,
       PlanTableScanRequest effective) {
-    return (tasks, handouts) ->
-        encoded(ident, requested, handouts)
-            .map(
-                planTasks ->
-                    ResponseBytes.of(
-                            PlanResponses.planned(table, requested, effective, tasks, planTasks))
-                        <= targetResponseBytes)
-            .orElse(true);
+    return fit(
+        ident,
+        requested,
+        (tasks, planTasks) ->
+            ResponseBytes.of(PlanResponses.planned(table, requested, effective, tasks, planTasks)));
   }
 
   /**
@@ -95,13 +94,20 @@ final class PlanTaskIssuer {
       Table table,
       PlanTableScanRequest carried,
       PlanTableScanRequest effective) {
+    return fit(
+        ident,
+        carried,
+        (tasks, children) ->
+            ResponseBytes.of(PlanResponses.fetched(table, carried, effective, tasks, children)));
+  }
+
+  private ResponseFit fit(
+      TableIdentifier ident,
+      PlanTableScanRequest carried,
+      BiFunction<List<FileScanTask>, List<String>, Long> responseBytes) {
     return (tasks, handouts) ->
         encoded(ident, carried, handouts)
-            .map(
-                children ->
-                    ResponseBytes.of(
-                            PlanResponses.fetched(table, carried, effective, tasks, children))
-                        <= targetResponseBytes)
+            .map(planTasks -> responseBytes.apply(tasks, planTasks) <= targetResponseBytes)
             .orElse(true);
   }
 }
