@@ -65,7 +65,7 @@ final class CostProbe {
               rangeEntries(server.table(), planTasks) / count + deleteEntries(server.table());
           case OFFSET, OFFSET_FAN_OUT -> manifestEntries(server.table());
           case OFFSET_CACHED, REFERENCE -> 0;
-          case FAN_OUT, CLIENT_LOCAL ->
+          case FAN_OUT, DEFAULT, CLIENT_LOCAL ->
               throw new IllegalArgumentException("Invalid strategy: " + strategy);
         };
     long tokenBytes = planTasks.stream().mapToLong(CostProbe::utf8Bytes).sum();
@@ -82,7 +82,7 @@ final class CostProbe {
     IoCost io = server.io().total();
     server.release(plan);
     long entries =
-        strategy == Strategy.RANGE || strategy == Strategy.FAN_OUT
+        strategy == Strategy.RANGE || strategy == Strategy.FAN_OUT || strategy == Strategy.DEFAULT
             ? rangePlanEntries(server.table())
             : manifestEntries(server.table());
     long tokenBytes = plan.planTasks().stream().mapToLong(CostProbe::utf8Bytes).sum();
@@ -100,7 +100,7 @@ final class CostProbe {
         switch (strategy) {
           case RANGE ->
               rangePlanEntries(server.table()) + rangeEntries(server.table(), server.plan().planTasks());
-          case FAN_OUT -> fullScan(planSize, layout, Strategy.RANGE).entriesDecoded();
+          case FAN_OUT, DEFAULT -> fullScan(planSize, layout, Strategy.RANGE).entriesDecoded();
           case OFFSET, OFFSET_FAN_OUT ->
               (1L + planTaskCount(server)) * manifestEntries(server.table());
           case RANGE_COLD -> throw new IllegalArgumentException("Invalid strategy: " + strategy);

@@ -39,7 +39,7 @@ import org.openjdk.jmh.annotations.TearDown;
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 public class FullScanBenchmark extends BenchmarkTable {
-  @Param({"range", "fan-out", "offset", "offset-cached", "reference", "client-local"})
+  @Param({"default", "range", "fan-out", "offset", "offset-cached", "reference", "client-local"})
   public String strategy;
 
   private RestFixtureServer server;

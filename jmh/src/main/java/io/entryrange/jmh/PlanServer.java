@@ -5,6 +5,7 @@ import io.entryrange.planner.ManifestIndexCache;
 import io.entryrange.planner.testing.CountingFileIO;
 import io.entryrange.token.CodecMode;
 import io.entryrange.token.ScanPlanningService;
+import io.entryrange.token.ScanReply;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -27,6 +28,7 @@ import org.apache.iceberg.rest.requests.FetchScanTasksRequest;
 import org.apache.iceberg.rest.requests.PlanTableScanRequest;
 import org.apache.iceberg.rest.responses.BaseScanTaskResponse;
 import org.apache.iceberg.rest.responses.FetchScanTasksResponse;
+import org.apache.iceberg.rest.responses.FetchScanTasksResponseParser;
 
 /**
  * One replica serving one benchmark table with one {@link Strategy}, called in process (no HTTP,
@@ -126,6 +128,20 @@ final class PlanServer {
         : service.fetchScanTasks(ident, table, request, CALLER);
   }
 
+  /**
+   * The JSON a host sends for redeeming {@code planTask}: the bytes the service measured against
+   * its response target when it wrote them (as the endpoint sends them), else the response
+   * written with Iceberg's parser.
+   */
+  String fetchJson(String planTask) {
+    if (strategy == Strategy.REFERENCE) {
+      return FetchScanTasksResponseParser.toJson(fetchResponse(planTask));
+    }
+    ScanReply<FetchScanTasksResponse> reply =
+        service.fetchScanTasksReply(ident, table, new FetchScanTasksRequest(planTask), CALLER);
+    return reply.json().orElseGet(() -> FetchScanTasksResponseParser.toJson(reply.response()));
+  }
+
   /** Frees the plan's server-side state; only the reference strategy keeps any. */
   void release(Plan plan) {
     if (strategy == Strategy.REFERENCE) {
@@ -205,6 +221,12 @@ final class PlanServer {
   }
 
   private ScanPlanningService newService(Strategy strategy) {
+    if (strategy == Strategy.DEFAULT) {
+      return ScanPlanningService.builder()
+          .manifestIndexCache(new ManifestIndexCache())
+          .deleteIndexCache(deleteIndexes)
+          .build();
+    }
     ScanPlanningService.Builder builder = ScanPlanningService.builder().batchSize(BATCH_SIZE);
     return switch (strategy) {
       case RANGE, RANGE_COLD ->
@@ -225,6 +247,7 @@ final class PlanServer {
           builder.mode(CodecMode.OFFSET).fanOutWidth(0).planCacheTasks(PLAN_CACHE_TASKS).build();
       case OFFSET_FAN_OUT -> builder.mode(CodecMode.OFFSET).build();
       case REFERENCE, CLIENT_LOCAL -> null;
+      case DEFAULT -> throw new IllegalStateException("built above");
     };
   }
 

@@ -76,6 +76,9 @@ public final class ReportCli implements Callable<Integer> {
               + " merge-on-read-1pct,merge-on-read-10pct.")
   private List<String> layouts;
 
+  /** Unmeasured full scans before a breakdown's, to warm the JIT and the caches. */
+  private static final int BREAKDOWN_WARMUPS = 3;
+
   private final PrintStream console = System.out;
 
   public static void main(String[] args) {
@@ -114,6 +117,7 @@ public final class ReportCli implements Callable<Integer> {
       countCosts(config, new CostProbe(tables), costs, replicas, start);
       List<LoadResult> load = List.of();
       List<MemorySample> memory = List.of();
+      List<Breakdown> breakdown = List.of();
       if (layouts == null) {
         LongRunConfig longRuns = LongRunConfig.of(config.name());
         phase(start, "load over loopback HTTP, N=" + longRuns.loadPlanSize());
@@ -122,6 +126,16 @@ public final class ReportCli implements Callable<Integer> {
                 .run(longRuns.loadStrategies(), longRuns.loadRounds());
         phase(start, "memory over a long run of redemptions");
         memory = new MemoryRun(tables, longRuns.memory(), what -> step(start, what)).run();
+        phase(start, "where a full scan's time goes, by thread");
+        breakdown =
+            new BreakdownRun(
+                    tables,
+                    config.breakdownPlanSize(),
+                    Layout.LARGE_MANIFESTS,
+                    BREAKDOWN_WARMUPS,
+                    config.singleShots(),
+                    what -> step(start, what))
+                .run(List.of(Strategy.DEFAULT, Strategy.REFERENCE, Strategy.CLIENT_LOCAL));
       }
       phase(start, "JMH, " + config.forks() + " forks, config " + config.name());
       ArrayNode raw = runJmh(config, tables, start);
@@ -143,6 +157,7 @@ public final class ReportCli implements Callable<Integer> {
       summary.addAll(floors);
       summary.addAll(load);
       summary.addAll(memory);
+      summary.addAll(breakdown);
       JSON.writeValue(out.resolve("summary.json").toFile(), summary);
       phase(start, "charts");
       Charts.write(measurements, out).forEach(chart -> console.println("  " + chart));
@@ -151,7 +166,8 @@ public final class ReportCli implements Callable<Integer> {
           ReportWriter.render(measurements, headlines, config, machine(), fixtures, elapsed(start))
               + LongRunReport.renderFloor(floors)
               + LongRunReport.renderAmplification(measurements)
-              + LongRunReport.render(load, memory);
+              + LongRunReport.render(load, memory)
+              + BreakdownRun.render(breakdown);
       Files.writeString(out.resolve("REPORT.md"), report, StandardCharsets.UTF_8);
       phase(start, "done: " + out.toAbsolutePath().resolve("REPORT.md"));
       return 0;

@@ -127,6 +127,19 @@ record ReportConfig(
    * Plan sizes measured over S3 by {@link S3Probe}, outside JMH: quick and smoke keep it to what
    * tests the cold and warm bounds in about a minute; full adds N = 1,000,000.
    */
+  /**
+   * The plan size the breakdown of a full scan runs at: the largest full scan on local storage
+   * over large manifests, where the headline ratio to client-local is read.
+   */
+  int breakdownPlanSize() {
+    return runs.stream()
+        .filter(run -> Measurement.E2E.equals(run.kind()) && run.storage() == Storage.LOCAL)
+        .filter(run -> run.layout() == Layout.LARGE_MANIFESTS)
+        .flatMap(run -> run.planSizes().stream())
+        .max(Integer::compare)
+        .orElse(1_000);
+  }
+
   List<Integer> s3PlanSizes() {
     return switch (name) {
       case "full" -> List.of(1_000, 100_000, 1_000_000);
@@ -268,9 +281,9 @@ record ReportConfig(
   }
 
   /**
-   * Full scans of the default plan-task mode (fan-out) next to the two it is judged against:
-   * Iceberg's reference server and the client planning itself. One run, so that in rounds each
-   * pair is timed in the same round.
+   * Full scans as a catalog serves them out of the box (the service's defaults) next to the two
+   * they are judged against: Iceberg's reference server and the client planning itself. One run,
+   * so that in rounds each pair is timed in the same round.
    */
   private static JmhRun defaultFullScans(Storage storage, Layout layout, List<Integer> sizes) {
     return new JmhRun(
@@ -278,7 +291,7 @@ record ReportConfig(
         storage,
         layout,
         sizes,
-        List.of(Strategy.FAN_OUT, Strategy.REFERENCE, Strategy.CLIENT_LOCAL),
+        List.of(Strategy.DEFAULT, Strategy.REFERENCE, Strategy.CLIENT_LOCAL),
         List.of());
   }
 
@@ -287,7 +300,12 @@ record ReportConfig(
     List<Integer> offsetSizes = sizes.stream().filter(size -> size <= OFFSET_FULL_SCAN_MAX).toList();
     return Stream.of(
             new JmhRun(
-                Measurement.E2E, storage, layout, sizes, List.of(Strategy.RANGE, Strategy.OFFSET_CACHED), List.of()),
+                Measurement.E2E,
+                storage,
+                layout,
+                sizes,
+                List.of(Strategy.RANGE, Strategy.FAN_OUT, Strategy.OFFSET_CACHED),
+                List.of()),
             offsetSizes.isEmpty()
                 ? null
                 : new JmhRun(

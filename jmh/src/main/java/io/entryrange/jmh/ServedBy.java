@@ -12,15 +12,18 @@ final class ServedBy {
 
   private ServedBy() {}
 
-  /** Batch size {@link PlanServer#BATCH_SIZE}, no request log. */
+  /** Batch size {@link PlanServer#BATCH_SIZE} but for {@link Strategy#DEFAULT}, no request log. */
   static ServerSettings settings(Strategy strategy, Path warehouse, Storage storage) {
     Preconditions.checkArgument(
         strategy.servesPlanTasks(), "Invalid strategy for a server: %s", strategy);
     ServerSettings.Builder settings =
         ServerSettings.builder(warehouse)
-            .batchSize(PlanServer.BATCH_SIZE)
             .storageLatency(storage.requestLatency())
             .withoutRequestLog();
+    if (strategy == Strategy.DEFAULT) {
+      return settings.build();
+    }
+    settings.batchSize(PlanServer.BATCH_SIZE);
     return switch (strategy) {
       case RANGE -> settings.mode(CodecMode.AUTO).fanOutWidth(0).build();
       case FAN_OUT -> settings.mode(CodecMode.AUTO).build();
@@ -29,7 +32,7 @@ final class ServedBy {
           settings.mode(CodecMode.OFFSET).fanOutWidth(0).planCacheTasks(PLAN_CACHE_TASKS).build();
       case OFFSET_FAN_OUT -> settings.mode(CodecMode.OFFSET).build();
       case REFERENCE -> settings.icebergReference().build();
-      case CLIENT_LOCAL -> throw new IllegalStateException("checked above");
+      case CLIENT_LOCAL, DEFAULT -> throw new IllegalStateException("checked above");
       case RANGE_COLD ->
           throw new IllegalArgumentException("Invalid strategy for a server, caches are per node: " + strategy);
     };

@@ -12,6 +12,11 @@ enum Strategy implements Labelled {
   RANGE_COLD("range-cold"),
   /** Entry-range plan tasks fanned out: at most 64 per response, nested ones in /tasks responses. */
   FAN_OUT("fan-out"),
+  /**
+   * What a catalog gets out of the box: fan-out with the service's own defaults (batches of up to
+   * 5,000 entries cut to a 1 MiB response) instead of the report's 100-entry batches.
+   */
+  DEFAULT("default"),
   /** Offset plan tasks without a plan cache: every redemption re-plans the pinned snapshot. */
   OFFSET("offset"),
   /** Offset plan tasks with a node-local plan cache that already holds the plan. */
@@ -41,7 +46,7 @@ enum Strategy implements Labelled {
 
   /** Whether plan tasks come back nested in {@code /tasks} responses, to be walked to the end. */
   boolean nests() {
-    return this == REFERENCE || this == FAN_OUT || this == OFFSET_FAN_OUT;
+    return this == REFERENCE || this == FAN_OUT || this == DEFAULT || this == OFFSET_FAN_OUT;
   }
 
   static Strategy of(String label) {

@@ -27,7 +27,27 @@ class ReportCliSmokeTest {
     assertThat(out.resolve("REPORT.md")).content().contains("## Headlines", "| Load | range ÷ reference", "Cores:");
     JsonNode summary = ReportCli.JSON.readTree(out.resolve("summary.json").toFile());
     assertThat(summary).isNotEmpty();
-    assertThat(summary.findValuesAsText("kind")).contains("headline", "redemption", "e2e", "replicas", "floor", "load", "memory");
+    assertThat(summary.findValuesAsText("kind"))
+        .contains("headline", "redemption", "e2e", "replicas", "floor", "load", "memory", "breakdown");
+    List<JsonNode> breakdown = new ArrayList<>();
+    summary.forEach(
+        row -> {
+          if (row.path("kind").asText().equals("breakdown")) {
+            breakdown.add(row);
+          }
+        });
+    assertThat(breakdown)
+        .extracting(row -> row.get("strategy").asText())
+        .containsExactly("default", "reference", "client-local");
+    assertThat(breakdown).allSatisfy(row -> assertThat(row.get("tasks").asLong()).isEqualTo(1_000L));
+    assertThat(breakdown.get(0).get("clientWorkersCpuMs").asDouble())
+        .as("the client's workers parse every task the server sends")
+        .isPositive();
+    assertThat(breakdown.get(0).get("serverPlanningCpuMs").asDouble()).isPositive();
+    assertThat(breakdown.get(2).get("serverPlanningCpuMs").asDouble())
+        .as("client-local has no server")
+        .isZero();
+    assertThat(out.resolve("REPORT.md")).content().contains("## Where a full scan's time goes");
     List<JsonNode> s3Range = new ArrayList<>();
     summary.forEach(
         row -> {

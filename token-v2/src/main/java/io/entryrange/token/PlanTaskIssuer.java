@@ -2,15 +2,16 @@ package io.entryrange.token;
 
 import io.entryrange.planner.Handout;
 import io.entryrange.planner.PlannedWork;
-import io.entryrange.planner.ResponseFit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.BiFunction;
-import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.rest.requests.PlanTableScanRequest;
+import org.apache.iceberg.rest.responses.FetchScanTasksResponse;
+import org.apache.iceberg.rest.responses.FetchScanTasksResponseParser;
+import org.apache.iceberg.rest.responses.PlanTableScanResponse;
+import org.apache.iceberg.rest.responses.PlanTableScanResponseParser;
 
 /**
  * Plan tasks as strings, both ways, and whether a response carrying them stays within the
@@ -70,44 +71,35 @@ final class PlanTaskIssuer {
   }
 
   /**
-   * Whether a plan response with these tasks and plan tasks stays within the target; handouts
-   * the codec cannot carry make the plan inline, so they count as fitting here.
+   * Whether a plan response with these tasks and plan tasks stays within the target, written to
+   * find out; handouts the codec cannot carry make the plan inline, so they count as fitting here.
    */
-  ResponseFit planFit(
+  WrittenFit<PlanTableScanResponse> planFit(
       TableIdentifier ident,
       Table table,
       PlanTableScanRequest requested,
       PlanTableScanRequest effective) {
-    return fit(
-        ident,
-        requested,
-        (tasks, planTasks) ->
-            ResponseBytes.of(PlanResponses.planned(table, requested, effective, tasks, planTasks)));
+    return new WrittenFit<>(
+        targetResponseBytes,
+        handouts -> encoded(ident, requested, handouts),
+        (tasks, planTasks) -> PlanResponses.planned(table, requested, effective, tasks, planTasks),
+        PlanTableScanResponseParser::toJson);
   }
 
   /**
-   * Whether a {@code /tasks} response with these tasks and plan tasks stays within the target;
-   * children the codec cannot carry are refused later, so they count as fitting here.
+   * Whether a {@code /tasks} response with these tasks and plan tasks stays within the target,
+   * written to find out; children the codec cannot carry are refused later, so they count as
+   * fitting here.
    */
-  ResponseFit fetchFit(
+  WrittenFit<FetchScanTasksResponse> fetchFit(
       TableIdentifier ident,
       Table table,
       PlanTableScanRequest carried,
       PlanTableScanRequest effective) {
-    return fit(
-        ident,
-        carried,
-        (tasks, children) ->
-            ResponseBytes.of(PlanResponses.fetched(table, carried, effective, tasks, children)));
-  }
-
-  private ResponseFit fit(
-      TableIdentifier ident,
-      PlanTableScanRequest carried,
-      BiFunction<List<FileScanTask>, List<String>, Long> responseBytes) {
-    return (tasks, handouts) ->
-        encoded(ident, carried, handouts)
-            .map(planTasks -> responseBytes.apply(tasks, planTasks) <= targetResponseBytes)
-            .orElse(true);
+    return new WrittenFit<>(
+        targetResponseBytes,
+        handouts -> encoded(ident, carried, handouts),
+        (tasks, children) -> PlanResponses.fetched(table, carried, effective, tasks, children),
+        FetchScanTasksResponseParser::toJson);
   }
 }

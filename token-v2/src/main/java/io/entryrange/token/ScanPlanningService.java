@@ -6,7 +6,6 @@ import io.entryrange.planner.EntryRangePlanner;
 import io.entryrange.planner.FallbackReason;
 import io.entryrange.planner.InvalidBatchException;
 import io.entryrange.planner.Redemption;
-import io.entryrange.planner.ResponseFit;
 import io.entryrange.planner.ScanRequests;
 import java.util.List;
 import java.util.Optional;
@@ -124,13 +123,19 @@ public final class ScanPlanningService implements AutoCloseable {
    */
   public PlanTableScanResponse planTableScan(
       TableIdentifier ident, Table table, PlanTableScanRequest request, String caller) {
+    return planTableScanReply(ident, table, request, caller).response();
+  }
+
+  /** {@link #planTableScan}, with the JSON the response target was checked on. */
+  public ScanReply<PlanTableScanResponse> planTableScanReply(
+      TableIdentifier ident, Table table, PlanTableScanRequest request, String caller) {
     request.validate();
     limits.check(table, request);
     metrics.plan();
     RequestTrace trace = trace(caller, ident, table);
     PlanTableScanRequest requested = ScanRequests.pin(table, ScanRequests.canonical(request));
     PlanTableScanRequest effective = permitted.of(caller, ident, table, requested);
-    ResponseFit fit = issuer.planFit(ident, table, requested, effective);
+    WrittenFit<PlanTableScanResponse> fit = issuer.planFit(ident, table, requested, effective);
     BatchPlan plan = null;
     if (mode != CodecMode.OFFSET) {
       plan = planner.planRanges(table, effective, trace.io(), fit);
@@ -153,15 +158,12 @@ public final class ScanPlanningService implements AutoCloseable {
     if (planTasks.isEmpty()) {
       metrics.inlinePlan();
     }
-    PlanTableScanResponse response =
-        PlanResponses.planned(
-            table,
-            requested,
-            effective,
+    ScanReply<PlanTableScanResponse> reply =
+        fit.reply(
             planTasks.isPresent() ? plan.inline() : plan.everything().get(),
             planTasks.orElse(List.of()));
     listener.planned(trace.event(plan.entriesDecoded()));
-    return response;
+    return reply;
   }
 
   /**
@@ -174,6 +176,12 @@ public final class ScanPlanningService implements AutoCloseable {
    *     can no longer resolve; no file outside the pinned snapshot's manifest list is read
    */
   public FetchScanTasksResponse fetchScanTasks(
+      TableIdentifier ident, Table table, FetchScanTasksRequest request, String caller) {
+    return fetchScanTasksReply(ident, table, request, caller).response();
+  }
+
+  /** {@link #fetchScanTasks}, with the JSON the response target was checked on. */
+  public ScanReply<FetchScanTasksResponse> fetchScanTasksReply(
       TableIdentifier ident, Table table, FetchScanTasksRequest request, String caller) {
     RequestTrace trace = trace(caller, ident, table);
     PlanTask planTask;
@@ -191,9 +199,11 @@ public final class ScanPlanningService implements AutoCloseable {
     }
     PlanTableScanRequest effective;
     Redemption redeemed;
+    WrittenFit<FetchScanTasksResponse> fit;
     try {
       limits.check(table, carried);
       effective = permitted.of(caller, ident, table, carried);
+      fit = issuer.fetchFit(ident, table, carried, effective);
       redeemed =
           planner.redeem(
               table,
@@ -201,7 +211,7 @@ public final class ScanPlanningService implements AutoCloseable {
               planTask.work(),
               trace.io(),
               () -> sortedPlans.get(ident, table, effective, caller, trace.io()),
-              issuer.fetchFit(ident, table, carried, effective));
+              fit);
     } catch (InvalidBatchException e) {
       throw rejected(trace, RejectionReason.of(e.kind()), e.getMessage());
     } catch (ValidationException | IllegalArgumentException e) {
@@ -212,10 +222,9 @@ public final class ScanPlanningService implements AutoCloseable {
         issuer.encoded(ident, carried, redeemed.handouts())
             .orElseThrow(
                 () -> rejected(trace, RejectionReason.UNKNOWN_SPAN, "span too large to hand out"));
-    FetchScanTasksResponse response =
-        PlanResponses.fetched(table, carried, effective, redeemed.tasks(), children);
+    ScanReply<FetchScanTasksResponse> reply = fit.reply(redeemed.tasks(), children);
     listener.redeemed(planTask.kind(), trace.event(redeemed.entriesDecoded()));
-    return response;
+    return reply;
   }
 
   /**

@@ -1,10 +1,12 @@
 package io.entryrange.token.endpoint;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import io.entryrange.token.FanOutPlanTask;
 import io.entryrange.token.OffsetPlanTask;
 import io.entryrange.token.PlanTask;
 import io.entryrange.token.RangePlanTask;
 import io.entryrange.token.ScanPlanningService;
+import io.entryrange.token.ScanReply;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -161,11 +163,9 @@ public final class PlanningEndpoint {
   private PlanningReply plan(PlanningRoute route, String body, String principal) {
     Table table = load(route);
     PlanTableScanRequest request = RestJson.read(body, PlanTableScanRequestParser::fromJson);
-    PlanTableScanResponse response =
-        service.planTableScan(route.identifier(), table, request, principal);
-    return PlanningReply.ok(
-        BoundedJson.write(
-            gen -> PlanTableScanResponseParser.toJson(response, gen), maxResponseBytes));
+    ScanReply<PlanTableScanResponse> reply =
+        service.planTableScanReply(route.identifier(), table, request, principal);
+    return PlanningReply.ok(json(reply, PlanTableScanResponseParser::toJson));
   }
 
   /**
@@ -176,13 +176,30 @@ public final class PlanningEndpoint {
   private PlanningReply tasks(PlanningRoute route, String body, String principal) {
     Table table = load(route);
     FetchScanTasksRequest request = RestJson.read(body, FetchScanTasksRequestParser::fromJson);
-    FetchScanTasksResponse response =
-        service.fetchScanTasks(route.identifier(), table, request, principal);
-    String json =
-        BoundedJson.write(
-            gen -> FetchScanTasksResponseParser.toJson(response, gen), maxResponseBytes);
+    ScanReply<FetchScanTasksResponse> reply =
+        service.fetchScanTasksReply(route.identifier(), table, request, principal);
     return PlanningReply.redeemed(
-        json, service.decode(request.planTask()).map(PlanningEndpoint::kind).orElse(null));
+        json(reply, FetchScanTasksResponseParser::toJson),
+        service.decode(request.planTask()).map(PlanningEndpoint::kind).orElse(null));
+  }
+
+  /**
+   * The JSON the service measured against its response target, sent as it is, or the response
+   * written here when the service did not write it; either way refused past {@code
+   * max-response-bytes}.
+   */
+  private <R> String json(ScanReply<R> reply, ResponseWriter<R> writer) {
+    return reply
+        .json()
+        .map(json -> BoundedJson.checked(json, maxResponseBytes))
+        .orElseGet(
+            () -> BoundedJson.write(gen -> writer.write(reply.response(), gen), maxResponseBytes));
+  }
+
+  /** Iceberg's {@code toJson} for one response type. */
+  @FunctionalInterface
+  private interface ResponseWriter<R> {
+    void write(R response, JsonGenerator gen) throws IOException;
   }
 
   /** A plan task's kind as logs and metrics name it. */

@@ -1,0 +1,244 @@
+package io.entryrange.jmh;
+
+import io.entryrange.fixtures.Warehouses;
+import io.entryrange.fixtures.server.RestFixtureServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
+import org.apache.iceberg.rest.RESTCatalog;
+
+/**
+ * Where a full scan's time goes: the scan {@link FullScanBenchmark} times, run in this JVM with
+ * the CPU time of every thread read before and after, and each thread counted for the role its
+ * pool's name gives it (client workers, the calling thread, server planning, server HTTP); what
+ * the process spent beyond its Java threads is the VM's (garbage collection, compilation), and
+ * what the cores did not spend is idle.
+ *
+ * <p>Why thread CPU rather than a profiler: it is exact, costs nothing, and answers the question
+ * the ratio to client-local raises, which side pays for a task, without attributing samples.
+ * Threads that end during a scan take their CPU with them; the pools here live across scans.
+ */
+final class BreakdownRun {
+  private static final String CLIENT_WORKERS = "iceberg-worker-pool";
+  private static final String SERVER_PLANNING = "rest-fixture-plan";
+  private static final String SERVER_PREFIX = "rest-fixture";
+
+  private final Path warehouse;
+  private final int planSize;
+  private final Layout layout;
+  private final int warmups;
+  private final int scans;
+  private final Consumer<String> progress;
+  private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+  private final com.sun.management.OperatingSystemMXBean os =
+      (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+
+  BreakdownRun(
+      Path warehouse, int planSize, Layout layout, int warmups, int scans, Consumer<String> progress) {
+    Preconditions.checkArgument(scans > 0, "Invalid scans: %s", scans);
+    this.warehouse = warehouse;
+    this.planSize = planSize;
+    this.layout = layout;
+    this.warmups = warmups;
+    this.scans = scans;
+    this.progress = progress;
+  }
+
+  List<Breakdown> run(List<Strategy> strategies) {
+    FixtureTables.ensure(warehouse, planSize, layout);
+    TableIdentifier table = FixtureTables.id(planSize, layout);
+    List<Breakdown> rows = new ArrayList<>();
+    for (Strategy strategy : strategies) {
+      progress.accept("breakdown " + strategy.label());
+      rows.add(measure(strategy, table));
+    }
+    return rows;
+  }
+
+  private Breakdown measure(Strategy strategy, TableIdentifier table) {
+    RestFixtureServer server = null;
+    Catalog client;
+    if (strategy == Strategy.CLIENT_LOCAL) {
+      client = Warehouses.open(warehouse, Storage.LOCAL.requestLatency());
+    } else {
+      server = RestFixtureServer.start(ServedBy.settings(strategy, warehouse, Storage.LOCAL));
+      RESTCatalog rest = new RESTCatalog();
+      rest.initialize(
+          "breakdown", Map.of("uri", server.uri().toString(), "scan-planning-mode", "server"));
+      client = rest;
+    }
+    try {
+      for (int i = 0; i < warmups; i++) {
+        scan(client, table);
+      }
+      List<double[]> samples = new ArrayList<>();
+      long tasks = 0;
+      for (int i = 0; i < scans; i++) {
+        Map<String, Long> before = cpuByRole();
+        long processBefore = os.getProcessCpuTime();
+        long start = System.nanoTime();
+        tasks = scan(client, table);
+        long wall = System.nanoTime() - start;
+        long process = os.getProcessCpuTime() - processBefore;
+        Map<String, Long> after = cpuByRole();
+        double[] sample = new double[7];
+        sample[0] = wall;
+        sample[1] = delta(before, after, CLIENT_WORKERS);
+        sample[2] = delta(before, after, "caller");
+        sample[3] = delta(before, after, SERVER_PLANNING);
+        sample[4] = delta(before, after, SERVER_PREFIX);
+        sample[5] = delta(before, after, "other");
+        double javaThreads = sample[1] + sample[2] + sample[3] + sample[4] + sample[5];
+        sample[6] = Math.max(0, process - javaThreads);
+        samples.add(sample);
+      }
+      int cores = Runtime.getRuntime().availableProcessors();
+      double wallMs = median(samples, 0) / 1e6;
+      double vmMs = median(samples, 6) / 1e6;
+      double workersMs = median(samples, 1) / 1e6;
+      double callerMs = median(samples, 2) / 1e6;
+      double planningMs = median(samples, 3) / 1e6;
+      double httpMs = median(samples, 4) / 1e6;
+      double otherMs = median(samples, 5) / 1e6;
+      double used = workersMs + callerMs + planningMs + httpMs + otherMs + vmMs;
+      return new Breakdown(
+          Breakdown.BREAKDOWN,
+          strategy.label(),
+          planSize,
+          layout.label(),
+          Storage.LOCAL.label(),
+          scans,
+          cores,
+          tasks,
+          wallMs,
+          workersMs,
+          callerMs,
+          planningMs,
+          httpMs,
+          otherMs,
+          vmMs,
+          Math.max(0, cores * wallMs - used),
+          1000 * workersMs / Math.max(1, tasks),
+          1000 * (planningMs + httpMs) / Math.max(1, tasks));
+    } finally {
+      close(client);
+      if (server != null) {
+        server.close();
+      }
+    }
+  }
+
+  private static long scan(Catalog client, TableIdentifier table) {
+    long tasks = 0;
+    try (CloseableIterable<FileScanTask> planned = client.loadTable(table).newScan().planFiles()) {
+      for (FileScanTask ignored : planned) {
+        tasks += 1;
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return tasks;
+  }
+
+  /** CPU nanoseconds of the live threads, summed by role. */
+  private Map<String, Long> cpuByRole() {
+    Thread caller = Thread.currentThread();
+    Map<String, Long> byRole = new HashMap<>();
+    for (Thread thread : Thread.getAllStackTraces().keySet()) {
+      long cpu = threads.getThreadCpuTime(thread.getId());
+      if (cpu > 0) {
+        byRole.merge(role(thread, caller), cpu, Long::sum);
+      }
+    }
+    return byRole;
+  }
+
+  private static String role(Thread thread, Thread caller) {
+    String name = thread.getName();
+    if (thread == caller) {
+      return "caller";
+    } else if (name.startsWith(CLIENT_WORKERS)) {
+      return CLIENT_WORKERS;
+    } else if (name.startsWith(SERVER_PLANNING)) {
+      return SERVER_PLANNING;
+    } else if (name.startsWith(SERVER_PREFIX)) {
+      return SERVER_PREFIX;
+    }
+    return "other";
+  }
+
+  private static long delta(Map<String, Long> before, Map<String, Long> after, String role) {
+    return Math.max(0, after.getOrDefault(role, 0L) - before.getOrDefault(role, 0L));
+  }
+
+  private static double median(List<double[]> samples, int column) {
+    double[] values = samples.stream().mapToDouble(sample -> sample[column]).toArray();
+    Arrays.sort(values);
+    int middle = values.length / 2;
+    return values.length % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
+  }
+
+  private static void close(Catalog client) {
+    if (client instanceof AutoCloseable closeable) {
+      try {
+        closeable.close();
+      } catch (Exception e) {
+        throw new IllegalStateException("Cannot close the client", e);
+      }
+    }
+  }
+
+  /** The report's section: one row per strategy. */
+  static String render(List<Breakdown> rows) {
+    if (rows.isEmpty()) {
+      return "";
+    }
+    StringBuilder out = new StringBuilder();
+    out.append("## Where a full scan's time goes (CPU ms by thread, median of the scans)\n\n");
+    out.append(
+        "Client and server in one JVM on loopback. Client workers: HTTP calls and parsing tasks"
+            + " (client-local: reading manifests); caller: the thread that iterates the tasks;"
+            + " server planning: reading slices, building tasks and writing JSON; server HTTP:"
+            + " request handling; VM: garbage collection and compilation; idle: cores × wall not"
+            + " spent.\n\n");
+    out.append(
+        "| strategy | N | tasks | wall | client workers | caller | server planning | server HTTP"
+            + " | other | VM | idle | client µs/task | server µs/task |\n");
+    out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (Breakdown row : rows) {
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %,d | %,d | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.1f | %.1f |\n",
+              row.strategy(),
+              row.planSize(),
+              row.tasks(),
+              row.wallMs(),
+              row.clientWorkersCpuMs(),
+              row.clientCallerCpuMs(),
+              row.serverPlanningCpuMs(),
+              row.serverHttpCpuMs(),
+              row.otherCpuMs(),
+              row.vmCpuMs(),
+              row.idleMs(),
+              row.clientParseUsPerTask(),
+              row.serverUsPerTask()));
+    }
+    out.append('\n');
+    return out.toString();
+  }
+}

@@ -1,0 +1,154 @@
+package io.entryrange.token;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.entryrange.planner.Handout;
+import io.entryrange.planner.ResponseFit;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.exceptions.BadRequestException;
+import org.apache.iceberg.util.JsonUtil;
+
+/**
+ * A {@link ResponseFit} that decides by writing the response, as compact JSON, into a buffer that
+ * stops at the response target, and keeps the last response it found fitting with its JSON, so
+ * the reply sent is the one measured ({@link ScanReply}).
+ *
+ * <p>Why write rather than estimate: the target is a promise about the bytes a gateway sees, and
+ * only writing them with Iceberg's own parsers knows them exactly; stopping at the target keeps a
+ * response that does not fit from being written whole. Writing stops, as the endpoint's does,
+ * when the request's thread is interrupted (a request past its timeout). One per request: not
+ * thread-safe.
+ *
+ * @param <R> the response type
+ */
+final class WrittenFit<R> implements ResponseFit {
+  private final long targetBytes;
+  private final Function<List<Handout>, Optional<List<String>>> encoder;
+  private final BiFunction<List<FileScanTask>, List<String>, R> builder;
+  private final Writer<R> writer;
+  private List<FileScanTask> keptTasks;
+  private List<String> keptPlanTasks;
+  private R keptResponse;
+  private String keptJson;
+
+  /**
+   * @param encoder the handouts as plan task strings, empty when the codec cannot carry one: such
+   *     a response counts as fitting here and is refused or answered inline by the caller
+   * @param builder the response holding the tasks and plan tasks
+   * @param writer how Iceberg writes that response
+   */
+  WrittenFit(
+      long targetBytes,
+      Function<List<Handout>, Optional<List<String>>> encoder,
+      BiFunction<List<FileScanTask>, List<String>, R> builder,
+      Writer<R> writer) {
+    this.targetBytes = targetBytes;
+    this.encoder = encoder;
+    this.builder = builder;
+    this.writer = writer;
+  }
+
+  @Override
+  public boolean fits(List<FileScanTask> tasks, List<Handout> handouts) {
+    Optional<List<String>> planTasks = encoder.apply(handouts);
+    if (planTasks.isEmpty()) {
+      return true;
+    }
+    R response = builder.apply(tasks, planTasks.get());
+    Optional<String> json = written(response);
+    if (json.isPresent()) {
+      keptTasks = tasks;
+      keptPlanTasks = planTasks.get();
+      keptResponse = response;
+      keptJson = json.get();
+    }
+    return json.isPresent();
+  }
+
+  /**
+   * The reply holding these tasks and plan tasks: the response this fit last found fitting, with
+   * its JSON, when it holds the same tasks (the same objects) and plan tasks; else built anew.
+   */
+  ScanReply<R> reply(List<FileScanTask> tasks, List<String> planTasks) {
+    if (keptResponse != null
+        && sameTasks(tasks, keptTasks)
+        && planTasks.equals(keptPlanTasks)) {
+      return new ScanReply<>(keptResponse, keptJson);
+    }
+    return new ScanReply<>(builder.apply(tasks, planTasks), null);
+  }
+
+  private static boolean sameTasks(List<FileScanTask> tasks, List<FileScanTask> kept) {
+    if (tasks == kept) {
+      return true;
+    }
+    if (tasks.size() != kept.size()) {
+      return false;
+    }
+    for (int i = 0; i < tasks.size(); i++) {
+      if (tasks.get(i) != kept.get(i)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The response's JSON, or empty once it passes the target. */
+  private Optional<String> written(R response) {
+    TargetBuffer buffer = new TargetBuffer(targetBytes);
+    try (JsonGenerator gen = JsonUtil.factory().createGenerator(buffer)) {
+      writer.write(response, gen);
+    } catch (TargetBuffer.Overflow e) {
+      return Optional.empty();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return Optional.of(buffer.toString(StandardCharsets.UTF_8));
+  }
+
+  /** Writes one response with a generator; Iceberg's response parsers' {@code toJson}. */
+  @FunctionalInterface
+  interface Writer<R> {
+    void write(R response, JsonGenerator gen) throws IOException;
+  }
+
+  /** A buffer that refuses to grow past the target. */
+  private static final class TargetBuffer extends ByteArrayOutputStream {
+    private final long targetBytes;
+
+    TargetBuffer(long targetBytes) {
+      super((int) Math.min(targetBytes, 64 * 1024));
+      this.targetBytes = targetBytes;
+    }
+
+    @Override
+    public void write(byte[] bytes, int offset, int length) {
+      if (Thread.currentThread().isInterrupted()) {
+        throw new BadRequestException("Response cancelled: the request ran past request-timeout");
+      }
+      if ((long) count + length > targetBytes) {
+        throw new Overflow();
+      }
+      super.write(bytes, offset, length);
+    }
+
+    @Override
+    public void write(int b) {
+      write(new byte[] {(byte) b}, 0, 1);
+    }
+
+    /** Thrown through the generator to stop writing; no stack trace, it is control flow. */
+    private static final class Overflow extends RuntimeException {
+      Overflow() {
+        super(null, null, false, false);
+      }
+    }
+  }
+}
