@@ -9,9 +9,7 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.rest.requests.PlanTableScanRequest;
 import org.apache.iceberg.rest.responses.FetchScanTasksResponse;
-import org.apache.iceberg.rest.responses.FetchScanTasksResponseParser;
 import org.apache.iceberg.rest.responses.PlanTableScanResponse;
-import org.apache.iceberg.rest.responses.PlanTableScanResponseParser;
 
 /**
  * Plan tasks as strings, both ways, and whether a response carrying them stays within the
@@ -83,7 +81,7 @@ final class PlanTaskIssuer {
         targetResponseBytes,
         handouts -> encoded(ident, requested, handouts),
         (tasks, planTasks) -> PlanResponses.planned(table, requested, effective, tasks, planTasks),
-        PlanTableScanResponseParser::toJson);
+        ResponseJson.plan(table.specs()));
   }
 
   /**
@@ -100,6 +98,6 @@ final class PlanTaskIssuer {
         targetResponseBytes,
         handouts -> encoded(ident, carried, handouts),
         (tasks, children) -> PlanResponses.fetched(table, carried, effective, tasks, children),
-        FetchScanTasksResponseParser::toJson);
+        ResponseJson.fetch(table.specs()));
   }
 }

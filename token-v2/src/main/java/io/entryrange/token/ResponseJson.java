@@ -1,0 +1,240 @@
+package io.entryrange.token;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.IOException;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.iceberg.ContentFile;
+import org.apache.iceberg.ContentFileParser;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileContent;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.SingleValueParser;
+import org.apache.iceberg.StructLike;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.ExpressionParser;
+import org.apache.iceberg.rest.responses.FetchScanTasksResponse;
+import org.apache.iceberg.rest.responses.FetchScanTasksResponseParser;
+import org.apache.iceberg.rest.responses.PlanTableScanResponse;
+import org.apache.iceberg.rest.responses.PlanTableScanResponseParser;
+import org.apache.iceberg.types.Types;
+import org.apache.iceberg.util.JsonUtil;
+import org.apache.iceberg.util.StructLikeWrapper;
+
+/**
+ * Writes plan and {@code /tasks} responses exactly as Iceberg's response parsers write them, byte
+ * for byte, doing once per response what Iceberg's parsers do once per task.
+ *
+ * <p>Why: writing task JSON is most of a redemption's CPU, and most of that is repeated work:
+ * Iceberg's {@code ContentFileParser} checks the spec's partitioning twice per file (a stream over
+ * the spec's fields each time), formats the same partition values (dates, decimals) for every
+ * file of a partition, and writes the same residual expression for every task of a partition.
+ * Here a partition's JSON and a residual's JSON are written once and copied in as raw JSON.
+ *
+ * <p>Only the common shape is written here: data files without column stats or key metadata
+ * (a scan that asks for no stats), in a response without delete files, error or credentials. A
+ * file with stats is written by Iceberg's {@code ContentFileParser}, and any other response by
+ * Iceberg's own parser whole. {@code ResponseJsonTest} holds the output to Iceberg's, byte for
+ * byte, on generated tables of every partition type.
+ */
+final class ResponseJson {
+  /** {@code ContentFile.avgValueSizes()}, a column stat Iceberg 1.12 adds; null on 1.11. */
+  private static final MethodHandle AVG_VALUE_SIZES = avgValueSizes();
+
+  private final Map<Integer, PartitionSpec> specs;
+  private final Map<Integer, Partitions> partitions = new HashMap<>();
+  private final Map<Expression, String> residuals = new IdentityHashMap<>();
+
+  private ResponseJson(Map<Integer, PartitionSpec> specs) {
+    this.specs = specs;
+  }
+
+  /**
+   * As {@link PlanTableScanResponseParser#toJson(PlanTableScanResponse, JsonGenerator)}, for
+   * responses built with {@code specs}.
+   */
+  static WrittenFit.Writer<PlanTableScanResponse> plan(Map<Integer, PartitionSpec> specs) {
+    return (response, gen) -> {
+      if (response.errorResponse() != null
+          || !response.credentials().isEmpty()
+          || response.planStatus() == null
+          || !plainTasks(response.fileScanTasks(), response.deleteFiles(), specs)) {
+        PlanTableScanResponseParser.toJson(response, gen);
+        return;
+      }
+      gen.writeStartObject();
+      gen.writeStringField("status", response.planStatus().status());
+      if (response.planId() != null) {
+        gen.writeStringField("plan-id", response.planId());
+      }
+      if (response.planTasks() != null) {
+        JsonUtil.writeStringArray("plan-tasks", response.planTasks(), gen);
+      }
+      new ResponseJson(specs).tasks(response.fileScanTasks(), gen);
+      gen.writeEndObject();
+    };
+  }
+
+  /**
+   * As {@link FetchScanTasksResponseParser#toJson(FetchScanTasksResponse, JsonGenerator)}, for
+   * responses built with {@code specs}.
+   */
+  static WrittenFit.Writer<FetchScanTasksResponse> fetch(Map<Integer, PartitionSpec> specs) {
+    return (response, gen) -> {
+      if (!plainTasks(response.fileScanTasks(), response.deleteFiles(), specs)) {
+        FetchScanTasksResponseParser.toJson(response, gen);
+        return;
+      }
+      gen.writeStartObject();
+      if (response.planTasks() != null) {
+        JsonUtil.writeStringArray("plan-tasks", response.planTasks(), gen);
+      }
+      new ResponseJson(specs).tasks(response.fileScanTasks(), gen);
+      gen.writeEndObject();
+    };
+  }
+
+  /** Whether Iceberg would write these tasks with no delete files and every spec known. */
+  private static boolean plainTasks(
+      List<FileScanTask> tasks, List<?> deleteFiles, Map<Integer, PartitionSpec> specs) {
+    if (deleteFiles != null && !deleteFiles.isEmpty()) {
+      return false;
+    }
+    if (tasks == null) {
+      return true;
+    }
+    if (specs == null) {
+      return tasks.isEmpty();
+    }
+    for (FileScanTask task : tasks) {
+      if (!task.deletes().isEmpty() || !specs.containsKey(task.file().specId())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private void tasks(List<FileScanTask> tasks, JsonGenerator gen) throws IOException {
+    if (tasks == null) {
+      return;
+    }
+    gen.writeArrayFieldStart("file-scan-tasks");
+    for (FileScanTask task : tasks) {
+      gen.writeStartObject();
+      gen.writeFieldName("data-file");
+      DataFile file = task.file();
+      PartitionSpec spec = specs.get(file.specId());
+      if (withoutStats(file)) {
+        dataFile(file, gen);
+      } else {
+        ContentFileParser.toJson(file, spec, gen);
+      }
+      Expression residual = task.residual();
+      if (residual != null) {
+        gen.writeFieldName("residual-filter");
+        gen.writeRawValue(residuals.computeIfAbsent(residual, ExpressionParser::toJson));
+      }
+      gen.writeEndObject();
+    }
+    gen.writeEndArray();
+  }
+
+  /** The fields {@code ContentFileParser} writes for a data file without stats, in its order. */
+  private void dataFile(DataFile file, JsonGenerator gen) throws IOException {
+    gen.writeStartObject();
+    gen.writeNumberField("spec-id", file.specId());
+    gen.writeStringField("content", "data");
+    gen.writeStringField("file-path", file.location());
+    gen.writeStringField("file-format", file.format().name().toLowerCase(Locale.ROOT));
+    if (file.partition() != null) {
+      gen.writeFieldName("partition");
+      gen.writeRawValue(
+          partitions
+              .computeIfAbsent(file.specId(), id -> new Partitions(specs.get(id)))
+              .json(file.partition()));
+    }
+    gen.writeNumberField("file-size-in-bytes", file.fileSizeInBytes());
+    gen.writeNumberField("record-count", file.recordCount());
+    if (file.splitOffsets() != null) {
+      JsonUtil.writeLongArray("split-offsets", file.splitOffsets(), gen);
+    }
+    if (file.equalityFieldIds() != null) {
+      JsonUtil.writeIntegerArray("equality-ids", file.equalityFieldIds(), gen);
+    }
+    if (file.sortOrderId() != null) {
+      gen.writeNumberField("sort-order-id", file.sortOrderId());
+    }
+    JsonUtil.writeLongFieldIfPresent("first-row-id", file.firstRowId(), gen);
+    gen.writeEndObject();
+  }
+
+  private static boolean withoutStats(DataFile file) {
+    return file.content() == FileContent.DATA
+        && file.columnSizes() == null
+        && file.valueCounts() == null
+        && file.nullValueCounts() == null
+        && file.nanValueCounts() == null
+        && file.lowerBounds() == null
+        && file.upperBounds() == null
+        && file.keyMetadata() == null
+        && avgValueSizes(file) == null;
+  }
+
+  private static Object avgValueSizes(ContentFile<?> file) {
+    if (AVG_VALUE_SIZES == null) {
+      return null;
+    }
+    try {
+      return AVG_VALUE_SIZES.invoke(file);
+    } catch (Throwable t) {
+      throw new IllegalStateException("Cannot read avgValueSizes of " + file.location(), t);
+    }
+  }
+
+  private static MethodHandle avgValueSizes() {
+    try {
+      return MethodHandles.publicLookup()
+          .findVirtual(ContentFile.class, "avgValueSizes", MethodType.methodType(Map.class))
+          .asType(MethodType.methodType(Object.class, ContentFile.class));
+    } catch (NoSuchMethodException | IllegalAccessException absent) {
+      return null;
+    }
+  }
+
+  /** One spec's partitions as JSON arrays, each written once with Iceberg's value parser. */
+  private static final class Partitions {
+    private final Types.StructType type;
+    private final StructLikeWrapper probe;
+    private final Map<StructLikeWrapper, String> json = new HashMap<>();
+
+    Partitions(PartitionSpec spec) {
+      this.type = spec.partitionType();
+      this.probe = StructLikeWrapper.forType(type);
+    }
+
+    String json(StructLike partition) {
+      String written = json.get(probe.set(partition));
+      if (written == null) {
+        written = JsonUtil.generate(gen -> write(partition, gen), false);
+        json.put(probe.copyFor(partition), written);
+      }
+      return written;
+    }
+
+    private void write(StructLike partition, JsonGenerator gen) throws IOException {
+      gen.writeStartArray();
+      List<Types.NestedField> fields = type.fields();
+      for (int pos = 0; pos < fields.size(); pos++) {
+        SingleValueParser.toJson(fields.get(pos).type(), partition.get(pos, Object.class), gen);
+      }
+      gen.writeEndArray();
+    }
+  }
+}

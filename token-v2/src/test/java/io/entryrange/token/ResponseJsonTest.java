@@ -1,0 +1,224 @@
+package io.entryrange.token;
+
+import static org.apache.iceberg.types.Types.NestedField.optional;
+import static org.apache.iceberg.types.Types.NestedField.required;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.UUID;
+import org.apache.iceberg.AppendFiles;
+import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.Metrics;
+import org.apache.iceberg.PartitionData;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableScan;
+import org.apache.iceberg.UpdatePartitionSpec;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.inmemory.InMemoryCatalog;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.rest.PlanStatus;
+import org.apache.iceberg.rest.responses.FetchScanTasksResponse;
+import org.apache.iceberg.rest.responses.FetchScanTasksResponseParser;
+import org.apache.iceberg.rest.responses.PlanTableScanResponse;
+import org.apache.iceberg.rest.responses.PlanTableScanResponseParser;
+import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.Types;
+import org.apache.iceberg.util.JsonUtil;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * {@link ResponseJson} writes what Iceberg's own response parsers write, to the byte: generated
+ * tables with every partition source type and transform, evolved specs, null partition values,
+ * files with and without stats, split offsets, sort orders and key metadata, scans with and
+ * without filters (shared residuals) and stats. The oracle is Iceberg's {@code toJson}.
+ */
+class ResponseJsonTest {
+  private static final Schema SCHEMA =
+      new Schema(
+          required(1, "id", Types.LongType.get()),
+          optional(2, "i", Types.IntegerType.get()),
+          optional(3, "s", Types.StringType.get()),
+          optional(4, "d", Types.DateType.get()),
+          optional(5, "ts", Types.TimestampType.withoutZone()),
+          optional(6, "tstz", Types.TimestampType.withZone()),
+          optional(7, "b", Types.BooleanType.get()),
+          optional(8, "dec", Types.DecimalType.of(9, 2)),
+          optional(9, "f", Types.FloatType.get()),
+          optional(10, "db", Types.DoubleType.get()),
+          optional(11, "u", Types.UUIDType.get()),
+          optional(12, "bin", Types.BinaryType.get()),
+          optional(13, "fx", Types.FixedType.ofLength(4)),
+          optional(14, "t", Types.TimeType.get()));
+
+  @ParameterizedTest
+  @ValueSource(longs = {1L, 2L, 3L, 4L, 5L, 6L})
+  void writesWhatIcebergWrites(long seed) {
+    Random random = new Random(seed);
+    Table table = table(random, seed);
+    List<Expression> filters =
+        List.of(
+            Expressions.alwaysTrue(),
+            Expressions.equal("s", "alpha"),
+            Expressions.or(Expressions.greaterThan("id", 50L), Expressions.isNull("i")),
+            Expressions.and(Expressions.notNull("b"), Expressions.lessThan("f", 0.5f)),
+            Expressions.startsWith("s", "be"));
+    for (Expression filter : filters) {
+      for (boolean stats : new boolean[] {false, true}) {
+        TableScan scan = table.newScan().filter(filter);
+        List<FileScanTask> tasks =
+            SharedResiduals.of(planned(stats ? scan.includeColumnStats() : scan), filter, true);
+        List<String> planTasks = random.nextBoolean() ? List.of("pt-" + seed, "pt-2") : null;
+        PlanTableScanResponse.Builder plan =
+            ScanResponses.plan(table.specs())
+                .withPlanStatus(PlanStatus.COMPLETED)
+                .withFileScanTasks(tasks);
+        FetchScanTasksResponse.Builder fetch =
+            ScanResponses.fetch(table.specs()).withFileScanTasks(tasks);
+        if (planTasks != null) {
+          plan.withPlanTasks(planTasks);
+          fetch.withPlanTasks(planTasks);
+        }
+        PlanTableScanResponse planned = plan.build();
+        FetchScanTasksResponse fetched = fetch.build();
+
+        String what = "seed " + seed + ", filter " + filter + ", stats " + stats;
+        assertThat(JsonUtil.generate(gen -> ResponseJson.plan(table.specs()).write(planned, gen), false))
+            .as(what)
+            .isEqualTo(PlanTableScanResponseParser.toJson(planned));
+        assertThat(JsonUtil.generate(gen -> ResponseJson.fetch(table.specs()).write(fetched, gen), false))
+            .as(what)
+            .isEqualTo(FetchScanTasksResponseParser.toJson(fetched));
+      }
+    }
+  }
+
+  /** A table whose files are spread over three specs, the last one unpartitioned. */
+  private static Table table(Random random, long seed) {
+    InMemoryCatalog catalog = new InMemoryCatalog();
+    catalog.initialize("json-" + seed, Map.of());
+    catalog.createNamespace(Namespace.of("db"));
+    PartitionSpec first =
+        PartitionSpec.builderFor(SCHEMA)
+            .identity("s")
+            .day("ts")
+            .identity("d")
+            .identity("b")
+            .identity("dec")
+            .identity("u")
+            .identity("bin")
+            .identity("fx")
+            .identity("t")
+            .identity("f")
+            .identity("db")
+            .build();
+    Table table =
+        catalog.createTable(
+            TableIdentifier.of("db", "t"), SCHEMA, first, Map.of("format-version", "2"));
+    table.replaceSortOrder().asc("id").commit();
+    append(table, random, 40);
+    table
+        .updateSpec()
+        .addField(Expressions.bucket("id", 8))
+        .addField(Expressions.truncate("s", 3))
+        .addField(Expressions.month("tstz"))
+        .addField(Expressions.year("d"))
+        .addField("i")
+        .commit();
+    append(table, random, 40);
+    append(table, random, 20);
+    UpdatePartitionSpec unpartition = table.updateSpec();
+    table.spec().fields().forEach(field -> unpartition.removeField(field.name()));
+    unpartition.commit();
+    append(table, random, 20);
+    return table;
+  }
+
+  private static void append(Table table, Random random, int files) {
+    PartitionSpec spec = table.spec();
+    AppendFiles append = table.newFastAppend();
+    for (int n = 0; n < files; n++) {
+      PartitionData partition = new PartitionData(spec.partitionType());
+      List<Types.NestedField> fields = spec.partitionType().fields();
+      for (int pos = 0; pos < fields.size(); pos++) {
+        partition.set(pos, random.nextInt(6) == 0 ? null : value(fields.get(pos).type(), random));
+      }
+      DataFiles.Builder file =
+          DataFiles.builder(spec)
+              .withPath(table.location() + "/data/" + UUID.randomUUID() + ".parquet")
+              .withFormat(random.nextBoolean() ? FileFormat.PARQUET : FileFormat.ORC)
+              .withFileSizeInBytes(1 + random.nextInt(1 << 30))
+              .withPartition(partition);
+      if (random.nextBoolean()) {
+        file.withMetrics(metrics(random));
+      } else {
+        file.withRecordCount(1 + random.nextInt(100_000));
+      }
+      if (random.nextBoolean()) {
+        file.withSplitOffsets(List.of(4L, 4L + random.nextInt(1 << 20)));
+      }
+      if (random.nextBoolean()) {
+        file.withSortOrder(table.sortOrder());
+      }
+      if (random.nextInt(5) == 0) {
+        file.withEncryptionKeyMetadata(ByteBuffer.wrap(new byte[] {1, 2, 3, (byte) n}));
+      }
+      append.appendFile(file.build());
+    }
+    append.commit();
+  }
+
+  private static Metrics metrics(Random random) {
+    Map<Integer, Long> counts = new HashMap<>();
+    Map<Integer, ByteBuffer> lower = new HashMap<>();
+    Map<Integer, ByteBuffer> upper = new HashMap<>();
+    counts.put(1, (long) random.nextInt(1000));
+    lower.put(1, ByteBuffer.allocate(8).putLong(0, random.nextInt(50)));
+    upper.put(1, ByteBuffer.allocate(8).putLong(0, 50 + random.nextInt(50)));
+    return new Metrics(
+        1L + random.nextInt(100_000), counts, counts, counts, Map.of(), lower, upper);
+  }
+
+  /** A partition value of {@code type} in Iceberg's internal representation. */
+  private static Object value(Type type, Random random) {
+    return switch (type.typeId()) {
+      case BOOLEAN -> random.nextBoolean();
+      case INTEGER, DATE -> random.nextInt(20_000) - 2_000;
+      case LONG, TIMESTAMP -> random.nextLong() >>> 20;
+      case TIME -> (long) random.nextInt(86_400) * 1_000_000L;
+      case FLOAT -> random.nextFloat() * 10 - 5;
+      case DOUBLE -> random.nextGaussian() * 1e6;
+      case DECIMAL -> BigDecimal.valueOf(random.nextInt(2_000_000) - 1_000_000, 2);
+      case STRING -> List.of("alpha", "beta", "gamma", "é\"\\q", "").get(random.nextInt(5));
+      case UUID -> new UUID(random.nextLong(), random.nextLong());
+      case FIXED -> ByteBuffer.wrap(new byte[] {1, 2, 3, (byte) random.nextInt()});
+      case BINARY -> ByteBuffer.wrap(new byte[] {(byte) random.nextInt(), 7});
+      default -> throw new IllegalArgumentException("Unexpected partition type " + type);
+    };
+  }
+
+  private static List<FileScanTask> planned(TableScan scan) {
+    List<FileScanTask> tasks = new ArrayList<>();
+    try (CloseableIterable<FileScanTask> planned = scan.planFiles()) {
+      planned.forEach(tasks::add);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return tasks;
+  }
+}
