@@ -28,6 +28,12 @@ class ReportCliSmokeTest {
     JsonNode summary = ReportCli.JSON.readTree(out.resolve("summary.json").toFile());
     assertThat(summary).isNotEmpty();
     assertThat(summary.findValuesAsText("kind")).contains("headline", "redemption", "e2e", "replicas", "floor", "load", "memory");
+    summary.forEach(
+        row -> {
+          if (row.path("kind").asText().equals("redemption")) {
+            assertThat(row.get("source").asText()).as("%s", row).isEqualTo("generated");
+          }
+        });
     List<JsonNode> s3Range = new ArrayList<>();
     summary.forEach(
         row -> {
