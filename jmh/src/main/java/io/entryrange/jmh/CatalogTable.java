@@ -62,10 +62,10 @@ record CatalogTable(Path properties, String name) {
     if (!CatalogUtil.ICEBERG_CATALOG_TYPE_HADOOP.equalsIgnoreCase(config.kind()) || warehouse == null) {
       return Optional.empty();
     }
-    if (warehouse.startsWith("file:")) {
-      return Optional.of(Path.of(URI.create(warehouse.startsWith("file:/") ? warehouse : "file:/" + warehouse.substring(5))));
+    if (warehouse.startsWith("file:/")) {
+      return Optional.of(Path.of(URI.create(warehouse)));
     }
-    return warehouse.contains("://") ? Optional.empty() : Optional.of(Path.of(warehouse));
+    return warehouse.contains(":") ? Optional.empty() : Optional.of(Path.of(warehouse));
   }
 
   /** The file scan tasks of a full scan of the current snapshot: the table's plan size. */
