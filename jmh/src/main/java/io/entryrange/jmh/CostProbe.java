@@ -33,10 +33,24 @@ final class CostProbe {
   static final int REAL_REPLAN_LIMIT = 100;
 
   private final Path warehouse;
+  private final CatalogTable catalogTable;
   private final PlanTaskCodec codec = new PlanTaskCodec();
 
   CostProbe(Path warehouse) {
     this.warehouse = warehouse;
+    this.catalogTable = null;
+  }
+
+  /** Counts on {@code table} instead of the generated tables; plan size and layout only label. */
+  CostProbe(CatalogTable table) {
+    this.warehouse = null;
+    this.catalogTable = table;
+  }
+
+  private PlanServer open(int planSize, Layout layout, Strategy strategy) {
+    return catalogTable == null
+        ? PlanServer.open(warehouse, planSize, layout, strategy, Storage.LOCAL)
+        : PlanServer.open(catalogTable, strategy, Storage.LOCAL);
   }
 
   /**
@@ -44,7 +58,7 @@ final class CostProbe {
    * range-cold}); for a "spread" batch, the mean over its plan tasks, rounded down.
    */
   Measurement.Cost redemption(int planSize, Layout layout, Strategy strategy, Batch batch) {
-    PlanServer server = PlanServer.open(warehouse, planSize, layout, strategy, Storage.LOCAL);
+    PlanServer server = open(planSize, layout, strategy);
     PlanServer.Plan plan = server.plan();
     List<String> planTasks = batch.of(server.allPlanTasks(plan));
     planTasks.forEach(server::fetch);
@@ -74,7 +88,7 @@ final class CostProbe {
   }
 
   Measurement.Cost plan(int planSize, Layout layout, Strategy strategy) {
-    PlanServer server = PlanServer.open(warehouse, planSize, layout, strategy, Storage.LOCAL);
+    PlanServer server = open(planSize, layout, strategy);
     server.release(server.plan());
     server.clearPlanCache();
     server.io().reset();
@@ -90,7 +104,7 @@ final class CostProbe {
   }
 
   Measurement.Cost fullScan(int planSize, Layout layout, Strategy strategy) {
-    PlanServer server = PlanServer.open(warehouse, planSize, layout, strategy, Storage.LOCAL);
+    PlanServer server = open(planSize, layout, strategy);
     server.fullScan();
     server.clearPlanCache();
     server.io().reset();
@@ -123,7 +137,7 @@ final class CostProbe {
         strategy);
     List<PlanServer> replicas = new ArrayList<>();
     for (int i = 0; i < REPLICAS; i += 1) {
-      replicas.add(PlanServer.open(warehouse, planSize, layout, strategy, Storage.LOCAL));
+      replicas.add(open(planSize, layout, strategy));
     }
     List<String> planTasks = replicas.get(0).plan().planTasks();
     boolean extrapolate =

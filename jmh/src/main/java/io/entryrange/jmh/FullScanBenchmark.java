@@ -46,10 +46,20 @@ public class FullScanBenchmark extends BenchmarkTable {
   private Catalog client;
   private TableIdentifier table;
 
+  /**
+   * The generated table, generated if missing; or the catalog's table, whose catalog must then be
+   * a Hadoop catalog over {@code warehouse}, the directory the fixture server serves.
+   */
   @Setup(Level.Trial)
   public void generateTable() {
-    FixtureTables.ensure(Path.of(warehouse), planSize, Layout.of(layout));
-    table = FixtureTables.id(planSize, Layout.of(layout));
+    table =
+        catalogTable()
+            .map(CatalogTable::id)
+            .orElseGet(
+                () -> {
+                  FixtureTables.ensure(Path.of(warehouse), planSize, Layout.of(layout));
+                  return FixtureTables.id(planSize, Layout.of(layout));
+                });
   }
 
   /**

@@ -15,7 +15,9 @@ enum Layout implements Labelled {
   /** Large manifests, and position deletes on 1 of every 100 data files. */
   MERGE_ON_READ_1("merge-on-read-1pct", 8L * 1024 * 1024, 1),
   /** Large manifests, and position deletes on 10 of every 100 data files. */
-  MERGE_ON_READ_10("merge-on-read-10pct", 8L * 1024 * 1024, 10);
+  MERGE_ON_READ_10("merge-on-read-10pct", 8L * 1024 * 1024, 10),
+  /** A table the report did not generate ({@link CatalogTable}): its layout is its writer's. */
+  CATALOG("catalog", 0);
 
   private final String label;
   private final long manifestTargetBytes;

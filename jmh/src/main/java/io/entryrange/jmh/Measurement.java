@@ -16,6 +16,8 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  *     the response
  * @param forksMs {@code msPerOp} of each JMH fork or round, in round order, so that rows timed in the
  *     same rounds pair up round by round; null when not timed by JMH
+ * @param source which table: {@code generated}, or {@code catalog:<type>/<table>} for a table of a
+ *     catalog ({@link CatalogTable#source()})
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 @JsonPropertyOrder({
@@ -31,7 +33,8 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
   "entriesDecoded",
   "allocBytesPerOp",
   "tokenBytes",
-  "forksMs"
+  "forksMs",
+  "source"
 })
 record Measurement(
     String kind,
@@ -46,7 +49,8 @@ record Measurement(
     Long entriesDecoded,
     Double allocBytesPerOp,
     Long tokenBytes,
-    List<Double> forksMs) {
+    List<Double> forksMs,
+    String source) {
 
   static final String REDEMPTION = "redemption";
   static final String PLAN = "plan";
@@ -66,7 +70,27 @@ record Measurement(
         "Invalid batch for a %s measurement: %s",
         kind,
         batch);
+    Preconditions.checkArgument(source != null && !source.isBlank(), "Invalid source: %s", source);
     forksMs = forksMs == null ? null : List.copyOf(forksMs);
+  }
+
+  /** A row of the generated tables. */
+  Measurement(
+      String kind,
+      String strategy,
+      int planSize,
+      String layout,
+      String batch,
+      String storage,
+      Double msPerOp,
+      Long bytesRead,
+      Long filesOpened,
+      Long entriesDecoded,
+      Double allocBytesPerOp,
+      Long tokenBytes,
+      List<Double> forksMs) {
+    this(kind, strategy, planSize, layout, batch, storage, msPerOp, bytesRead, filesOpened, entriesDecoded,
+        allocBytesPerOp, tokenBytes, forksMs, CatalogTable.GENERATED);
   }
 
   /** A row not timed fork by fork. */
@@ -134,7 +158,15 @@ record Measurement(
         cost.entriesDecoded(),
         allocBytesPerOp,
         cost.tokenBytes(),
-        forksMs);
+        forksMs,
+        source);
+  }
+
+  /** This row, measured on {@code newSource}. */
+  Measurement from(String newSource) {
+    return new Measurement(
+        kind, strategy, planSize, layout, batch, storage, msPerOp, bytesRead, filesOpened, entriesDecoded,
+        allocBytesPerOp, tokenBytes, forksMs, newSource);
   }
 
   record CostKey(String kind, String strategy, int planSize, String layout, String batch) {}

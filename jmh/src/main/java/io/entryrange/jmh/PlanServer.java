@@ -84,6 +84,11 @@ final class PlanServer {
     return serve(FixtureTables.ensure(warehouse, planSize, layout), FixtureTables.id(planSize, layout), strategy, storage);
   }
 
+  /** A replica of a table of any catalog, loaded afresh. */
+  static PlanServer open(CatalogTable table, Strategy strategy, Storage storage) {
+    return serve(table.load(), table.id(), strategy, storage);
+  }
+
   /** A replica of an already loaded table, with its own metadata copy and empty caches. */
   static PlanServer serve(Table loaded, TableIdentifier ident, Strategy strategy, Storage storage) {
     CountingFileIO io = storage.wrap(loaded.io());

@@ -5,8 +5,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.entryrange.fixtures.TableLayout;
+import io.entryrange.fixtures.compare.CatalogConfig;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.Writer;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,11 +19,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 import org.openjdk.jmh.profile.GCProfiler;
 import org.openjdk.jmh.results.format.ResultFormatType;
 import org.openjdk.jmh.runner.Runner;
@@ -79,6 +84,27 @@ public final class ReportCli implements Callable<Integer> {
   /** Unmeasured full scans before a breakdown's, to warm the JIT and the caches. */
   private static final int BREAKDOWN_WARMUPS = 3;
 
+  @Option(
+      names = "--catalog",
+      paramLabel = "FILE",
+      description =
+          "Catalog properties (Java properties: type or catalog-impl, uri, warehouse, ...), as for"
+              + " fixtures compare; with --table, the report measures that table instead of generated ones.")
+  private Path catalogFile;
+
+  @Option(
+      names = "--catalog-property",
+      paramLabel = "KEY=VALUE",
+      description = "One catalog property, repeatable; wins over --catalog.")
+  private List<String> catalogProperties = new ArrayList<>();
+
+  @Option(
+      names = "--table",
+      description =
+          "A table of the catalog (namespace.name): redemption, plan calls and, for a Hadoop catalog on"
+              + " local disk, full scans on it, in about 8 forks.")
+  private String table;
+
   private final PrintStream console = System.out;
 
   public static void main(String[] args) {
@@ -94,6 +120,11 @@ public final class ReportCli implements Callable<Integer> {
       config = config.onlyLayouts(layouts.stream().map(Layout::of).collect(Collectors.toSet()));
     }
     Files.createDirectories(out);
+    if (table != null) {
+      return catalogReport(start);
+    }
+    Preconditions.checkArgument(
+        catalogFile == null && catalogProperties.isEmpty(), "Invalid catalog without --table");
     if (s3Only) {
       phase(start, "S3: S3FileIO against S3Proxy (child process), cold and warm, outside JMH");
       List<Measurement> measurements = S3Probe.measure(config.s3PlanSizes(), line -> step(start, line));
@@ -178,6 +209,74 @@ public final class ReportCli implements Callable<Integer> {
     }
   }
 
+  /**
+   * The report on one table of a catalog ({@link ReportConfig#catalog}): the same cells, charts
+   * and summary rows as on the generated tables, each row's {@code source} naming the table. The
+   * catalog's properties go to a temporary file for the JMH forks, outside {@code --out} since
+   * they may hold credentials, and are deleted at the end.
+   */
+  private Integer catalogReport(long start) throws IOException, RunnerException {
+    Preconditions.checkArgument(!table.isBlank(), "Invalid table: %s", table);
+    CatalogConfig catalog = CatalogConfig.of(catalogFile, catalogProperties);
+    Path properties = Files.createTempFile("entryrange-catalog-", ".properties");
+    try {
+      Properties stored = new Properties();
+      stored.putAll(catalog.properties());
+      try (Writer writer = Files.newBufferedWriter(properties, StandardCharsets.UTF_8)) {
+        stored.store(writer, "ReportCli --catalog, for the JMH forks");
+      }
+      CatalogTable source = new CatalogTable(properties, table);
+      Table loaded = source.load();
+      int planSize = CatalogTable.planSize(loaded);
+      Optional<Path> warehouseDir = source.localWarehouse();
+      ReportConfig config = ReportConfig.catalog(planSize, warehouseDir.isPresent(), smoke);
+      List<TableLayout.ManifestInfo> manifests = TableLayout.of(loaded).dataManifests();
+      List<ReportWriter.FixtureInfo> fixtures =
+          List.of(
+              new ReportWriter.FixtureInfo(
+                  planSize,
+                  Layout.CATALOG.label(),
+                  manifests.size(),
+                  manifests.stream().mapToLong(TableLayout.ManifestInfo::lengthBytes).sum()));
+      phase(
+          start,
+          String.format(
+              Locale.ROOT,
+              "%s: %,d file scan tasks, %d data manifests%s",
+              source.source(),
+              planSize,
+              manifests.size(),
+              warehouseDir.isPresent()
+                  ? ""
+                  : "; no full scans: the fixture server serves only a Hadoop warehouse on local disk"));
+      phase(start, "deterministic costs (outside JMH)");
+      Map<Measurement.CostKey, Measurement.Cost> costs = new LinkedHashMap<>();
+      countCosts(config, new CostProbe(source), costs, new ArrayList<>(), start);
+      phase(start, "JMH, " + config.forks() + " forks, config " + config.name());
+      Path tables = warehouseDir.orElse(properties.getParent());
+      ArrayNode raw =
+          runJmh(config, tables, start, Map.of("catalog", properties.toString(), "table", table));
+      JSON.writeValue(out.resolve("jmh-result.json").toFile(), raw);
+      List<Measurement> measurements =
+          JmhResults.toMeasurements(raw, costs).stream().map(m -> m.from(source.source())).toList();
+      List<Headline> headlines = Headlines.of(measurements, List.of(), List.of());
+      List<Object> summary = new ArrayList<>(headlines);
+      summary.addAll(measurements);
+      JSON.writeValue(out.resolve("summary.json").toFile(), summary);
+      phase(start, "charts");
+      TableCharts.write(measurements, source.source(), out).forEach(chart -> console.println("  " + chart));
+      String report =
+          ReportWriter.render(measurements, headlines, config, machine(), fixtures, elapsed(start))
+              .replaceFirst(
+                  "\n\n", "\n\nTable: `" + source.source() + "` (its layout is called `catalog` below).\n\n");
+      Files.writeString(out.resolve("REPORT.md"), report, StandardCharsets.UTF_8);
+      phase(start, "done: " + out.toAbsolutePath().resolve("REPORT.md"));
+      return 0;
+    } finally {
+      Files.deleteIfExists(properties);
+    }
+  }
+
   private List<ReportWriter.FixtureInfo> generate(ReportConfig config, Path tables, long start) {
     List<ReportWriter.FixtureInfo> fixtures = new ArrayList<>();
     for (List<Object> table : config.tables()) {
@@ -223,7 +322,7 @@ public final class ReportCli implements Callable<Integer> {
     for (List<Object> table : config.tables()) {
       int planSize = (Integer) table.get(0);
       Layout layout = (Layout) table.get(1);
-      if (layout.isMergeOnRead()) {
+      if (layout.isMergeOnRead() || layout == Layout.CATALOG) {
         continue;
       }
       for (Strategy strategy : List.of(Strategy.RANGE, Strategy.OFFSET, Strategy.OFFSET_CACHED)) {
@@ -238,6 +337,12 @@ public final class ReportCli implements Callable<Integer> {
   }
 
   private ArrayNode runJmh(ReportConfig config, Path tables, long start) throws IOException, RunnerException {
+    return runJmh(config, tables, start, Map.of());
+  }
+
+  /** The runs, each fork also given {@code params} (the catalog's table, for a catalog report). */
+  private ArrayNode runJmh(ReportConfig config, Path tables, long start, Map<String, String> params)
+      throws IOException, RunnerException {
     ArrayNode all = JSON.createArrayNode();
     int started = 0;
     Path result = Files.createTempFile(out, "jmh-run-", ".json");
@@ -253,7 +358,7 @@ public final class ReportCli implements Callable<Integer> {
                 start);
         List<JsonNode> rounds = new ArrayList<>();
         for (int round = 0; round < config.timing(run).forks(); round += 1) {
-          new Runner(options(config, run, tables, result), progress).run();
+          new Runner(options(config, run, tables, result, params), progress).run();
           rounds.add(JSON.readTree(result.toFile()));
         }
         started = progress.started();
@@ -266,7 +371,7 @@ public final class ReportCli implements Callable<Integer> {
   }
 
   private static org.openjdk.jmh.runner.options.Options options(
-      ReportConfig config, JmhRun run, Path tables, Path result) {
+      ReportConfig config, JmhRun run, Path tables, Path result, Map<String, String> params) {
     boolean singleShot = Measurement.E2E.equals(run.kind());
     ReportConfig.Timing timing = config.timing(run);
     ChainedOptionsBuilder options =
@@ -283,6 +388,7 @@ public final class ReportCli implements Callable<Integer> {
             .resultFormat(ResultFormatType.JSON)
             .result(result.toString());
     run.params().forEach(options::param);
+    params.forEach(options::param);
     return options.build();
   }
 

@@ -124,6 +124,40 @@ record ReportConfig(
   }
 
   /**
+   * The runs on one table of a catalog ({@link CatalogTable}) of {@code planSize} file scan tasks:
+   * range and offset redemption of the middle batch, the plan call of fan-out (the default),
+   * offset and Iceberg's reference, and, when the fixture server can serve the catalog's warehouse
+   * ({@code endToEnd}), the default full scan next to the reference and client-local planning. One
+   * round each, quick's timings (smoke's with {@code smoke}), 5 to 8 forks.
+   */
+  static ReportConfig catalog(int planSize, boolean endToEnd, boolean smoke) {
+    Preconditions.checkArgument(
+        planSize > PlanServer.BATCH_SIZE,
+        "Invalid table for the report: %s file scan tasks, not more than one batch of %s, so no plan"
+            + " task to redeem",
+        planSize,
+        PlanServer.BATCH_SIZE);
+    List<Integer> size = List.of(planSize);
+    List<JmhRun> runs = new ArrayList<>();
+    runs.add(
+        redemption(Storage.LOCAL, Layout.CATALOG, size, List.of(Strategy.RANGE, Strategy.OFFSET), List.of(Batch.MIDDLE)));
+    runs.add(
+        new JmhRun(
+            Measurement.PLAN,
+            Storage.LOCAL,
+            Layout.CATALOG,
+            size,
+            List.of(Strategy.FAN_OUT, Strategy.OFFSET, Strategy.REFERENCE),
+            List.of()));
+    if (endToEnd) {
+      runs.add(defaultFullScans(Storage.LOCAL, Layout.CATALOG, size));
+    }
+    return smoke
+        ? new ReportConfig("catalog-smoke", 1, TimeValue.milliseconds(200), 1, TimeValue.milliseconds(200), 0, 1, runs)
+        : new ReportConfig("catalog", 3, TimeValue.seconds(1), 3, TimeValue.seconds(1), 2, 3, runs);
+  }
+
+  /**
    * Plan sizes measured over S3 by {@link S3Probe}, outside JMH: quick and smoke keep it to what
    * tests the cold and warm bounds in about a minute; full adds N = 1,000,000.
    */

@@ -25,7 +25,8 @@ class JmhResultsTest {
           "entriesDecoded",
           "allocBytesPerOp",
           "tokenBytes",
-          "forksMs");
+          "forksMs",
+          "source");
 
   /** A result in JMH's JSON layout, with made-up scores: only the shape is under test. */
   private static ObjectNode result(String benchmark, Map<String, String> params, double score, Double alloc) {
@@ -89,6 +90,7 @@ class JmhResultsTest {
     }
     JsonNode redemption = summary.get(0);
     assertThat(redemption.get("kind").asText()).isEqualTo("redemption");
+    assertThat(redemption.get("source").asText()).isEqualTo("generated");
     assertThat(redemption.get("batch").asText()).isEqualTo("last");
     assertThat(redemption.get("msPerOp").asDouble()).isEqualTo(2.0);
     assertThat(redemption.get("allocBytesPerOp").asDouble()).isEqualTo(1000.0);

@@ -48,6 +48,12 @@ class ReportCliSmokeTest {
         .as("client-local has no server")
         .isZero();
     assertThat(out.resolve("REPORT.md")).content().contains("## Where a full scan's time goes");
+    summary.forEach(
+        row -> {
+          if (row.path("kind").asText().equals("redemption")) {
+            assertThat(row.get("source").asText()).as("%s", row).isEqualTo("generated");
+          }
+        });
     List<JsonNode> s3Range = new ArrayList<>();
     summary.forEach(
         row -> {
