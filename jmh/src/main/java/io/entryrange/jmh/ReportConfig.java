@@ -158,10 +158,6 @@ record ReportConfig(
   }
 
   /**
-   * Plan sizes measured over S3 by {@link S3Probe}, outside JMH: quick and smoke keep it to what
-   * tests the cold and warm bounds in about a minute; full adds N = 1,000,000.
-   */
-  /**
    * The plan size the breakdown of a full scan runs at: the largest full scan on local storage
    * over large manifests, where the headline ratio to client-local is read.
    */
@@ -174,6 +170,10 @@ record ReportConfig(
         .orElse(1_000);
   }
 
+  /**
+   * Plan sizes measured over S3 by {@link S3Probe}, outside JMH: quick and smoke keep it to what
+   * tests the cold and warm bounds in about a minute; full adds N = 1,000,000.
+   */
   List<Integer> s3PlanSizes() {
     return switch (name) {
       case "full" -> List.of(1_000, 100_000, 1_000_000);

@@ -71,7 +71,7 @@ class ReportCliCatalogTest {
             "plan fan-out",
             "plan offset",
             "plan reference",
-            "e2e fan-out",
+            "e2e default",
             "e2e reference",
             "e2e client-local");
     for (String kind : List.of("redemption", "plan", "e2e")) {
