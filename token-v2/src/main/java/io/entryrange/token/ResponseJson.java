@@ -2,6 +2,7 @@ package io.entryrange.token;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
+import java.io.StringWriter;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -208,33 +209,46 @@ final class ResponseJson {
     }
   }
 
-  /** One spec's partitions as JSON arrays, each written once with Iceberg's value parser. */
+  /**
+   * One spec's partitions as JSON arrays, each written once with Iceberg's value parser, through
+   * one generator reused for every new partition (a response of a thousand tasks commonly holds
+   * hundreds of partitions, and a generator per partition cost more than the values).
+   */
   private static final class Partitions {
     private final Types.StructType type;
     private final StructLikeWrapper probe;
     private final Map<StructLikeWrapper, String> json = new HashMap<>();
+    private final StringWriter buffer = new StringWriter();
+    private JsonGenerator writer;
 
     Partitions(PartitionSpec spec) {
       this.type = spec.partitionType();
       this.probe = StructLikeWrapper.forType(type);
     }
 
-    String json(StructLike partition) {
+    String json(StructLike partition) throws IOException {
       String written = json.get(probe.set(partition));
       if (written == null) {
-        written = JsonUtil.generate(gen -> write(partition, gen), false);
+        written = write(partition);
         json.put(probe.copyFor(partition), written);
       }
       return written;
     }
 
-    private void write(StructLike partition, JsonGenerator gen) throws IOException {
-      gen.writeStartArray();
+    private String write(StructLike partition) throws IOException {
+      if (writer == null) {
+        writer = JsonUtil.factory().createGenerator(buffer).setRootValueSeparator(null);
+      }
+      writer.writeStartArray();
       List<Types.NestedField> fields = type.fields();
       for (int pos = 0; pos < fields.size(); pos++) {
-        SingleValueParser.toJson(fields.get(pos).type(), partition.get(pos, Object.class), gen);
+        SingleValueParser.toJson(fields.get(pos).type(), partition.get(pos, Object.class), writer);
       }
-      gen.writeEndArray();
+      writer.writeEndArray();
+      writer.flush();
+      String written = buffer.toString();
+      buffer.getBuffer().setLength(0);
+      return written;
     }
   }
 }
