@@ -2,7 +2,7 @@ package io.entryrange.jmh;
 
 import io.entryrange.planner.DeleteIndexCache;
 import io.entryrange.planner.ManifestIndexCache;
-import io.entryrange.planner.testing.CountingFileIO;
+import io.entryrange.planner.io.CountingFileIO;
 import io.entryrange.token.CodecMode;
 import io.entryrange.token.ScanPlanningService;
 import java.io.IOException;
