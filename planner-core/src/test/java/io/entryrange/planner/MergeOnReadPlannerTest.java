@@ -2,8 +2,7 @@ package io.entryrange.planner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import io.entryrange.planner.testing.IcebergScans;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +21,6 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.TableScan;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
-import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.rest.requests.PlanTableScanRequest;
 import org.apache.iceberg.types.Conversions;
 import org.apache.iceberg.types.Types;
@@ -101,7 +99,7 @@ class MergeOnReadPlannerTest {
     PlanTableScanRequest request =
         PlanTableScanRequest.builder().withSnapshotId(snapshotId).withFilter(filter).build();
     TableScan reference = table.newScan().useSnapshot(snapshotId).filter(filter);
-    List<String> expected = TaskJson.of(planned(reference));
+    List<String> expected = TaskJson.of(IcebergScans.planFiles(reference));
     assertThat(expected).as("the reference plans something").isNotEmpty();
     for (int batchSize : BATCH_SIZES) {
       EntryRangePlanner planner =
@@ -118,16 +116,6 @@ class MergeOnReadPlannerTest {
               IcebergBuild.version(), table.name(), filter, batchSize)
           .isEqualTo(expected);
     }
-  }
-
-  private static List<FileScanTask> planned(TableScan scan) {
-    List<FileScanTask> tasks = new ArrayList<>();
-    try (CloseableIterable<FileScanTask> planned = scan.planFiles()) {
-      planned.forEach(tasks::add);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return tasks;
   }
 
   /** 36 data files; the first 30 appended in three commits, the rest kept for later. */
