@@ -64,20 +64,8 @@ final class Headlines {
 
   private void redemption() {
     Predicate<Measurement> range = cell(Measurement.REDEMPTION, Strategy.RANGE, LARGE, Batch.MIDDLE);
-    spans(range).ifPresent(
-        ends ->
-            ratio(range, ends.largest(), range, ends.smallest())
-                .ifPresent(
-                    value ->
-                        add(
-                            "Redemption flat in N",
-                            String.format(
-                                Locale.ROOT,
-                                "range, middle batch, N = %,d ÷ N = %,d (large manifests, local)",
-                                ends.largest(),
-                                ends.smallest()),
-                            value,
-                            FLAT)));
+    flatInN(
+        "Redemption flat in N", range, "range, middle batch, N = %,d ÷ N = %,d (large manifests, local)", FLAT);
     Predicate<Measurement> offset = cell(Measurement.REDEMPTION, Strategy.OFFSET, LARGE, Batch.MIDDLE);
     sizes(range).ifPresent(
         ends ->
@@ -93,21 +81,7 @@ final class Headlines {
 
   private void plan() {
     Predicate<Measurement> fanOut = cell(Measurement.PLAN, Strategy.FAN_OUT, LARGE, null);
-    spans(fanOut)
-        .ifPresent(
-            ends ->
-                ratio(fanOut, ends.largest(), fanOut, ends.smallest())
-                    .ifPresent(
-                        value ->
-                            add(
-                                "Plan call flat in N",
-                                String.format(
-                                    Locale.ROOT,
-                                    "fan-out (the default) plan call, N = %,d ÷ N = %,d",
-                                    ends.largest(),
-                                    ends.smallest()),
-                                value,
-                                FLAT)));
+    flatInN("Plan call flat in N", fanOut, "fan-out (the default) plan call, N = %,d ÷ N = %,d", FLAT);
     sizes(fanOut)
         .flatMap(ends -> find(fanOut, ends.largest()))
         .filter(m -> m.tokenBytes() != null)
@@ -151,20 +125,11 @@ final class Headlines {
   private void mergeOnRead() {
     Predicate<Measurement> range =
         cell(Measurement.REDEMPTION, Strategy.RANGE, Layout.MERGE_ON_READ_10.label(), Batch.SPREAD);
-    spans(range).ifPresent(
-        ends ->
-            ratio(range, ends.largest(), range, ends.smallest())
-                .ifPresent(
-                    value ->
-                        add(
-                            "Merge-on-read flat in N",
-                            String.format(
-                                Locale.ROOT,
-                                "warm range, 10 deletes per 100 files, spread batch, N = %,d ÷ N = %,d",
-                                ends.largest(),
-                                ends.smallest()),
-                            value,
-                            new Headline.Target(true, 1.3, "issue 9"))));
+    flatInN(
+        "Merge-on-read flat in N",
+        range,
+        "warm range, 10 deletes per 100 files, spread batch, N = %,d ÷ N = %,d",
+        new Headline.Target(true, 1.3, "issue 9"));
   }
 
   private void floor() {
@@ -264,6 +229,24 @@ final class Headlines {
 
   private void add(String question, String figure, Interval value, Headline.Target target) {
     rows.add(Headline.of(question, figure, value, target));
+  }
+
+  /**
+   * The time of the {@code cell} rows at the largest plan size over the smallest, when they span
+   * more than one; {@code figure} formats the two sizes, largest first.
+   */
+  private void flatInN(String question, Predicate<Measurement> cell, String figure, Headline.Target target) {
+    spans(cell)
+        .ifPresent(
+            ends ->
+                ratio(cell, ends.largest(), cell, ends.smallest())
+                    .ifPresent(
+                        value ->
+                            add(
+                                question,
+                                String.format(Locale.ROOT, figure, ends.largest(), ends.smallest()),
+                                value,
+                                target)));
   }
 
   private record Ends(int smallest, int largest) {}

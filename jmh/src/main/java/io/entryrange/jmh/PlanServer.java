@@ -2,7 +2,7 @@ package io.entryrange.jmh;
 
 import io.entryrange.planner.DeleteIndexCache;
 import io.entryrange.planner.ManifestIndexCache;
-import io.entryrange.planner.testing.CountingFileIO;
+import io.entryrange.planner.io.CountingFileIO;
 import io.entryrange.token.CodecMode;
 import io.entryrange.token.ScanPlanningService;
 import io.entryrange.token.ScanReply;
@@ -261,15 +261,7 @@ final class PlanServer {
    * pays the same (zero) table-load cost as the other strategies and reads through the same
    * counting FileIO.
    */
-  private static final class OneTableCatalog implements Catalog {
-    private final TableIdentifier ident;
-    private final Table table;
-
-    OneTableCatalog(TableIdentifier ident, Table table) {
-      this.ident = ident;
-      this.table = table;
-    }
-
+  private record OneTableCatalog(TableIdentifier ident, Table table) implements Catalog {
     @Override
     public Table loadTable(TableIdentifier id) {
       Preconditions.checkArgument(ident.equals(id), "Invalid table for this replica: %s", id);

@@ -11,32 +11,21 @@ class ReportDiffTest {
   void flagsOnlyCellsWhoseIntervalsAreDisjoint() throws Exception {
     JsonNode before =
         ReportCli.JSON.readTree(
-            "["
-                + headline("Redemption flat in N", 1.1, 1.0, 1.2)
-                + ","
-                + headline("Load", 0.9, 0.8, 1.0)
-                + ","
-                + timed("range", 100000, "[1.0, 1.1, 0.9]")
-                + ","
-                + timed("offset", 100000, "[500.0]")
-                + ","
-                + timed("reference", 100000, "[0.0013, 0.0012, 0.0014]")
-                + ","
-                + timed("range", 1000, "[1.0, 1.0, 1.0]")
-                + "]");
+            array(
+                headline("Redemption flat in N", 1.1, 1.0, 1.2),
+                headline("Load", 0.9, 0.8, 1.0),
+                timed("range", 100000, "[1.0, 1.1, 0.9]"),
+                timed("offset", 100000, "[500.0]"),
+                timed("reference", 100000, "[0.0013, 0.0012, 0.0014]"),
+                timed("range", 1000, "[1.0, 1.0, 1.0]")));
     JsonNode after =
         ReportCli.JSON.readTree(
-            "["
-                + headline("Redemption flat in N", 1.15, 1.05, 1.25)
-                + ","
-                + headline("Load", 1.5, 1.3, 1.7)
-                + ","
-                + timed("range", 100000, "[1.05, 1.0, 1.1]")
-                + ","
-                + timed("offset", 100000, "[900.0]")
-                + ","
-                + timed("reference", 100000, "[0.0026, 0.0025, 0.0027]")
-                + "]");
+            array(
+                headline("Redemption flat in N", 1.15, 1.05, 1.25),
+                headline("Load", 1.5, 1.3, 1.7),
+                timed("range", 100000, "[1.05, 1.0, 1.1]"),
+                timed("offset", 100000, "[900.0]"),
+                timed("reference", 100000, "[0.0026, 0.0025, 0.0027]")));
 
     List<ReportDiff.Change> changes = ReportDiff.compare(before, after);
 
@@ -61,8 +50,8 @@ class ReportDiffTest {
 
   @Test
   void aChangeFromZeroHasNoRatio() throws Exception {
-    JsonNode before = ReportCli.JSON.readTree("[" + headline("Load, errors", 0, 0, 0) + "]");
-    JsonNode after = ReportCli.JSON.readTree("[" + headline("Load, errors", 0, 0, 0) + "]");
+    JsonNode before = ReportCli.JSON.readTree(array(headline("Load, errors", 0, 0, 0)));
+    JsonNode after = ReportCli.JSON.readTree(array(headline("Load, errors", 0, 0, 0)));
 
     String rendered = ReportDiff.render(ReportDiff.compare(before, after), "a", "b");
 
@@ -71,8 +60,8 @@ class ReportDiffTest {
 
   @Test
   void loadCellsGetTheirIntervalOverRounds() throws Exception {
-    JsonNode before = ReportCli.JSON.readTree("[" + load(0, 100) + "," + load(1, 110) + "," + load(2, 90) + "]");
-    JsonNode after = ReportCli.JSON.readTree("[" + load(0, 300) + "," + load(1, 310) + "," + load(2, 290) + "]");
+    JsonNode before = ReportCli.JSON.readTree(array(load(0, 100), load(1, 110), load(2, 90)));
+    JsonNode after = ReportCli.JSON.readTree(array(load(0, 300), load(1, 310), load(2, 290)));
 
     List<ReportDiff.Change> changes = ReportDiff.compare(before, after);
 
@@ -81,6 +70,11 @@ class ReportDiffTest {
     assertThat(changes.get(0).before().estimate()).isEqualTo(100.0);
     assertThat(changes.get(0).before().samples()).isEqualTo(3);
     assertThat(changes.get(0).beyondNoise()).isTrue();
+  }
+
+  /** A JSON array of the rows. */
+  private static String array(String... rows) {
+    return "[" + String.join(",", rows) + "]";
   }
 
   private static String headline(String question, double estimate, double low, double high) {

@@ -3,11 +3,10 @@ package io.entryrange.planner;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.entryrange.planner.testing.CountingFileIO;
+import io.entryrange.planner.io.CountingFileIO;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.SplittableRandom;
 import java.util.stream.Stream;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.DataFile;
@@ -47,26 +46,16 @@ class EntryRangePlannerTest {
   /** 60 + 50 files, five 3-file commits, two deletes, an overwrite and a duplicate path. */
   static Table trickyTable(int formatVersion) {
     Table table = TestTables.create("tricky_v" + formatVersion, formatVersion, Map.of());
-    SplittableRandom random = new SplittableRandom(7);
-    List<DataFile> files = new ArrayList<>();
-    for (int id = 0; id < 130; id += 1) {
-      files.add(TestTables.dataFile(table, id, random));
-    }
-    appendAll(table, files.subList(0, 60));
-    appendAll(table, files.subList(60, 110));
+    List<DataFile> files = TestTables.dataFiles(table, 130, 7);
+    TestTables.appendAll(table, files.subList(0, 60));
+    TestTables.appendAll(table, files.subList(60, 110));
     for (int commit = 0; commit < 5; commit += 1) {
-      appendAll(table, files.subList(110 + 3 * commit, 113 + 3 * commit));
+      TestTables.appendAll(table, files.subList(110 + 3 * commit, 113 + 3 * commit));
     }
     table.newDelete().deleteFile(files.get(5)).deleteFile(files.get(70)).commit();
     table.newOverwrite().deleteFile(files.get(111)).addFile(files.get(125)).commit();
     table.newFastAppend().appendFile(files.get(10)).commit();
     return table;
-  }
-
-  private static void appendAll(Table table, List<DataFile> files) {
-    var append = table.newFastAppend();
-    files.forEach(append::appendFile);
-    append.commit();
   }
 
   static Stream<Arguments> filters() {

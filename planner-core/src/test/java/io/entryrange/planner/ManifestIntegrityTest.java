@@ -3,7 +3,7 @@ package io.entryrange.planner;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.entryrange.planner.testing.ForwardingFileIO;
+import io.entryrange.planner.io.ForwardingFileIO;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;

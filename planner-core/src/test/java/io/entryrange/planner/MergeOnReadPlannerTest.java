@@ -2,14 +2,11 @@ package io.entryrange.planner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import io.entryrange.planner.testing.IcebergScans;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.SplittableRandom;
-import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileFormat;
@@ -22,7 +19,6 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.TableScan;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
-import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.rest.requests.PlanTableScanRequest;
 import org.apache.iceberg.types.Conversions;
 import org.apache.iceberg.types.Types;
@@ -48,7 +44,7 @@ class MergeOnReadPlannerTest {
     deletes.addDeletes(filePositionDeletes(table, files.get(7)));
     deletes.addDeletes(equalityDeletes(table, files.get(5), 500, 900));
     deletes.commit();
-    appendAll(table, files.subList(30, 36));
+    TestTables.appendAll(table, files.subList(30, 36));
 
     for (Expression filter : filters()) {
       assertMatchesPlanFiles(table, filter, table.currentSnapshot().snapshotId());
@@ -81,7 +77,7 @@ class MergeOnReadPlannerTest {
         .commit();
     long beforeRename = table.currentSnapshot().snapshotId();
     table.updateSchema().renameColumn("category", "kind").commit();
-    appendAll(table, files.subList(30, 33));
+    TestTables.appendAll(table, files.subList(30, 33));
 
     for (Expression filter :
         List.of(Expressions.alwaysTrue(), Expressions.equal("category", "beta"))) {
@@ -101,7 +97,7 @@ class MergeOnReadPlannerTest {
     PlanTableScanRequest request =
         PlanTableScanRequest.builder().withSnapshotId(snapshotId).withFilter(filter).build();
     TableScan reference = table.newScan().useSnapshot(snapshotId).filter(filter);
-    List<String> expected = TaskJson.of(planned(reference));
+    List<String> expected = TaskJson.of(IcebergScans.planFiles(reference));
     assertThat(expected).as("the reference plans something").isNotEmpty();
     for (int batchSize : BATCH_SIZES) {
       EntryRangePlanner planner =
@@ -120,54 +116,24 @@ class MergeOnReadPlannerTest {
     }
   }
 
-  private static List<FileScanTask> planned(TableScan scan) {
-    List<FileScanTask> tasks = new ArrayList<>();
-    try (CloseableIterable<FileScanTask> planned = scan.planFiles()) {
-      planned.forEach(tasks::add);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return tasks;
-  }
-
   /** 36 data files; the first 30 appended in three commits, the rest kept for later. */
   private static List<DataFile> appendInThreeCommits(Table table) {
-    SplittableRandom random = new SplittableRandom(11);
-    List<DataFile> files = new ArrayList<>();
-    for (int id = 0; id < 36; id += 1) {
-      files.add(TestTables.dataFile(table, id, random));
-    }
-    appendAll(table, files.subList(0, 12));
-    appendAll(table, files.subList(12, 20));
-    appendAll(table, files.subList(20, 30));
+    List<DataFile> files = TestTables.dataFiles(table, 36, 11);
+    TestTables.appendAll(table, files.subList(0, 12));
+    TestTables.appendAll(table, files.subList(12, 20));
+    TestTables.appendAll(table, files.subList(20, 30));
     return files;
   }
 
-  private static void appendAll(Table table, List<DataFile> files) {
-    AppendFiles append = table.newFastAppend();
-    files.forEach(append::appendFile);
-    append.commit();
-  }
-
   private static DeleteFile partitionPositionDeletes(Table table, DataFile data) {
-    return FileMetadata.deleteFileBuilder(table.spec())
+    return deletes(table, data, "pos-partition-" + data.recordCount() + ".parquet", 1024, 4)
         .ofPositionDeletes()
-        .withPath(table.location() + "/data/pos-partition-" + data.recordCount() + ".parquet")
-        .withFormat(FileFormat.PARQUET)
-        .withFileSizeInBytes(1024)
-        .withRecordCount(4)
-        .withPartition(data.partition())
         .build();
   }
 
   private static DeleteFile filePositionDeletes(Table table, DataFile data) {
-    return FileMetadata.deleteFileBuilder(table.spec())
+    return deletes(table, data, "pos-file-" + data.recordCount() + ".parquet", 512, 2)
         .ofPositionDeletes()
-        .withPath(table.location() + "/data/pos-file-" + data.recordCount() + ".parquet")
-        .withFormat(FileFormat.PARQUET)
-        .withFileSizeInBytes(512)
-        .withRecordCount(2)
-        .withPartition(data.partition())
         .withReferencedDataFile(data.location())
         .build();
   }
@@ -176,29 +142,30 @@ class MergeOnReadPlannerTest {
   private static DeleteFile equalityDeletes(Table table, DataFile data, long low, long high) {
     ByteBuffer lower = Conversions.toByteBuffer(Types.LongType.get(), low);
     ByteBuffer upper = Conversions.toByteBuffer(Types.LongType.get(), high);
-    return FileMetadata.deleteFileBuilder(table.spec())
+    return deletes(table, data, "eq-" + low + "-" + high + ".parquet", 256, 3)
         .ofEqualityDeletes(1)
-        .withPath(table.location() + "/data/eq-" + low + "-" + high + ".parquet")
-        .withFormat(FileFormat.PARQUET)
-        .withFileSizeInBytes(256)
-        .withRecordCount(3)
-        .withPartition(data.partition())
         .withMetrics(
             new Metrics(3L, null, null, null, null, Map.of(1, lower), Map.of(1, upper)))
         .build();
   }
 
   private static DeleteFile deletionVector(Table table, DataFile data) {
-    return FileMetadata.deleteFileBuilder(table.spec())
+    return deletes(table, data, "dv-" + data.recordCount() + ".puffin", 200, 2)
         .ofPositionDeletes()
-        .withPath(table.location() + "/data/dv-" + data.recordCount() + ".puffin")
-        .withFormat(FileFormat.PUFFIN)
-        .withFileSizeInBytes(200)
-        .withRecordCount(2)
-        .withPartition(data.partition())
         .withReferencedDataFile(data.location())
         .withContentOffset(4)
         .withContentSizeInBytes(60)
         .build();
+  }
+
+  /** A delete file named {@code name} under the table's data, in {@code data}'s partition. */
+  private static FileMetadata.Builder deletes(
+      Table table, DataFile data, String name, long sizeInBytes, long records) {
+    return FileMetadata.deleteFileBuilder(table.spec())
+        .withPath(table.location() + "/data/" + name)
+        .withFormat(FileFormat.fromFileName(name))
+        .withFileSizeInBytes(sizeInBytes)
+        .withRecordCount(records)
+        .withPartition(data.partition());
   }
 }

@@ -7,7 +7,9 @@ import io.entryrange.planner.testing.ColumnBounds;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.LocalDate;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import org.apache.iceberg.AppendFiles;
@@ -82,6 +84,23 @@ final class TestTables {
       throw new UncheckedIOException(e);
     }
     table.newFastAppend().appendManifest(writer.toManifestFile()).commit();
+  }
+
+  /** Data files with ids {@code 0 .. count - 1}, drawn in order from one random seeded {@code seed}. */
+  static List<DataFile> dataFiles(Table table, int count, long seed) {
+    SplittableRandom random = new SplittableRandom(seed);
+    List<DataFile> files = new ArrayList<>();
+    for (int id = 0; id < count; id += 1) {
+      files.add(dataFile(table, id, random));
+    }
+    return files;
+  }
+
+  /** Appends {@code files} to {@code table} in one fast-append commit. */
+  static void appendAll(Table table, List<DataFile> files) {
+    AppendFiles append = table.newFastAppend();
+    files.forEach(append::appendFile);
+    append.commit();
   }
 
   static DataFile dataFile(Table table, long id, SplittableRandom random) {

@@ -1,11 +1,13 @@
 package io.entryrange.token;
 
+import io.entryrange.planner.io.ForwardingFileIO;
+import io.entryrange.planner.io.ForwardingStream;
+import io.entryrange.planner.io.OpenedInputFile;
 import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.InputFile;
-import org.apache.iceberg.io.OutputFile;
 import org.apache.iceberg.io.RangeReadable;
 import org.apache.iceberg.io.SeekableInputStream;
 
@@ -13,12 +15,14 @@ import org.apache.iceberg.io.SeekableInputStream;
  * A table's {@link FileIO} that counts the bytes read through it, for the bytes a {@link
  * PlanningEvent} reports.
  *
- * <p>Why its own class and not the test support's counting FileIO: this one is production code, so
- * it counts one total and nothing else (no per-path figures, no simulated latency), and it keeps a
- * stream's ranged reads ({@link RangeReadable}, as S3FileIO offers) so that listening does not turn
- * a slice's one ranged request into a seek and sequential reads.
+ * <p>Why its own class and not planner-core's {@code CountingFileIO}: this one sits on the
+ * planning path, so it counts one total and nothing else (no per-path figures, no simulated
+ * latency), and it keeps a stream's ranged reads ({@link RangeReadable}, as S3FileIO offers) so
+ * that listening does not turn a slice's one ranged request into a seek and sequential reads.
+ *
+ * <p>The table owns the FileIO underneath: this view neither initializes nor closes it.
  */
-final class BytesReadFileIO implements FileIO {
+final class BytesReadFileIO extends ForwardingFileIO {
   private final FileIO delegate;
   private final LongAdder bytesRead = new LongAdder();
 
@@ -31,76 +35,31 @@ final class BytesReadFileIO implements FileIO {
   }
 
   @Override
-  public InputFile newInputFile(String path) {
-    return new CountedFile(delegate.newInputFile(path));
+  protected FileIO delegate() {
+    return delegate;
   }
 
   @Override
-  public InputFile newInputFile(String path, long length) {
-    return new CountedFile(delegate.newInputFile(path, length));
+  protected InputFile wrap(InputFile file) {
+    return new OpenedInputFile(file, BytesReadFileIO.this::countedStream);
   }
 
   @Override
-  public OutputFile newOutputFile(String path) {
-    return delegate.newOutputFile(path);
-  }
+  public void initialize(Map<String, String> properties) {}
 
   @Override
-  public void deleteFile(String path) {
-    delegate.deleteFile(path);
+  public void close() {}
+
+  private SeekableInputStream countedStream(InputFile file) {
+    SeekableInputStream stream = file.newStream();
+    return stream instanceof RangeReadable ranged
+        ? new CountedRangeStream(stream, ranged)
+        : new CountedStream(stream);
   }
 
-  @Override
-  public Map<String, String> properties() {
-    return delegate.properties();
-  }
-
-  private final class CountedFile implements InputFile {
-    private final InputFile file;
-
-    private CountedFile(InputFile file) {
-      this.file = file;
-    }
-
-    @Override
-    public long getLength() {
-      return file.getLength();
-    }
-
-    @Override
-    public SeekableInputStream newStream() {
-      SeekableInputStream stream = file.newStream();
-      return stream instanceof RangeReadable ranged
-          ? new CountedRangeStream(stream, ranged)
-          : new CountedStream(stream);
-    }
-
-    @Override
-    public String location() {
-      return file.location();
-    }
-
-    @Override
-    public boolean exists() {
-      return file.exists();
-    }
-  }
-
-  private class CountedStream extends SeekableInputStream {
-    private final SeekableInputStream stream;
-
+  private class CountedStream extends ForwardingStream {
     private CountedStream(SeekableInputStream stream) {
-      this.stream = stream;
-    }
-
-    @Override
-    public long getPos() throws IOException {
-      return stream.getPos();
-    }
-
-    @Override
-    public void seek(long newPos) throws IOException {
-      stream.seek(newPos);
+      super(stream);
     }
 
     @Override
@@ -119,11 +78,6 @@ final class BytesReadFileIO implements FileIO {
         bytesRead.add(count);
       }
       return count;
-    }
-
-    @Override
-    public void close() throws IOException {
-      stream.close();
     }
   }
 

@@ -57,20 +57,17 @@ public record FanOutPlanTask(
     Preconditions.checkArgument(space != null, "Invalid fan-out space: null");
     Preconditions.checkArgument(
         space != Space.ENTRIES || scan.snapshotId() != null, "Invalid scan, not pinned: %s", scan);
-    Preconditions.checkArgument(batchSize > 0, "Invalid batch size: %s", batchSize);
-    Preconditions.checkArgument(
-        space == Space.ENTRIES ? maxManifests > 0 : maxManifests == 0,
-        "Invalid manifests per batch: %s",
-        maxManifests);
-    Preconditions.checkArgument(
-        width >= 2 && width <= MAX_WIDTH, "Invalid fan-out width: %s", width);
-    Preconditions.checkArgument(span != null, "Invalid span: null");
-    Preconditions.checkArgument(
-        span.end() <= total, "Invalid span: %s past the total %s", span, total);
+    // the span's own checks (batch size, manifests per batch, width, span within total)
+    fanOutSpan(space, batchSize, maxManifests, width, total, span);
   }
 
   @Override
   public PlannedWork work() {
+    return fanOutSpan(space, batchSize, maxManifests, width, total, span);
+  }
+
+  private static FanOutSpan fanOutSpan(
+      Space space, int batchSize, int maxManifests, int width, long total, EntrySpan span) {
     return new FanOutSpan(
         space == Space.ENTRIES ? FanOutSpan.Positions.ENTRIES : FanOutSpan.Positions.OFFSETS,
         batchSize,

@@ -1,4 +1,4 @@
-package io.entryrange.planner.testing;
+package io.entryrange.planner.io;
 
 import java.util.Map;
 import java.util.function.UnaryOperator;
@@ -11,8 +11,9 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  * A {@link FileIO} that passes every call to {@link #delegate()} and hands each input file it
  * opens to {@link #wrap}, on the opening thread.
  *
- * <p>Why: tests, fixtures and benchmarks watch, slow down, break or replace reads; built on this
- * class each of them writes only the input file it changes, not another copy of the forwarding.
+ * <p>Why: production code, tests, fixtures and benchmarks watch, slow down, break or replace
+ * reads; built on this class each of them writes only the input file it changes, not another copy
+ * of the forwarding.
  */
 public abstract class ForwardingFileIO implements FileIO {
 

@@ -1,4 +1,4 @@
-package io.entryrange.planner.testing;
+package io.entryrange.planner.io;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

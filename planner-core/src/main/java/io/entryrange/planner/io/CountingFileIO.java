@@ -1,4 +1,4 @@
-package io.entryrange.planner.testing;
+package io.entryrange.planner.io;
 
 import java.io.IOException;
 import java.time.Duration;
@@ -27,7 +27,9 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  * them, so wrapping a FileIO in this one does not turn a bounded GET into an open-ended one. A
  * ranged read is one read, non-sequential unless it is the stream's first.
  *
- * <p>A test-support type (planner-core's test jar): production code never counts this way.
+ * <p>A measuring instrument, not part of planning: the planner and the plan-task service never
+ * read through it. The fixture server's simulated object store, the compare tool, the benchmarks
+ * and the tests do, which is why it ships in planner-core's main jar and not its test jar.
  *
  * <p>Thread-safe: counters are {@link LongAdder}s in a concurrent map; streams are not shared.
  */
@@ -135,14 +137,13 @@ public final class CountingFileIO extends ForwardingFileIO {
         : new CountingStream(stream, pathCounters);
   }
 
-  private class CountingStream extends SeekableInputStream {
-    protected final SeekableInputStream stream;
+  private class CountingStream extends ForwardingStream {
     protected final PathCounters pathCounters;
     private long position = 0;
     private long lastReadEnd = -1;
 
     CountingStream(SeekableInputStream stream, PathCounters pathCounters) {
-      this.stream = stream;
+      super(stream);
       this.pathCounters = pathCounters;
     }
 
@@ -183,11 +184,6 @@ public final class CountingFileIO extends ForwardingFileIO {
     @Override
     public int available() throws IOException {
       return stream.available();
-    }
-
-    @Override
-    public void close() throws IOException {
-      stream.close();
     }
 
     protected void beforeRead() {
