@@ -4,11 +4,9 @@ import static org.apache.iceberg.types.Types.NestedField.optional;
 import static org.apache.iceberg.types.Types.NestedField.required;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import io.entryrange.planner.testing.IcebergScans;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,7 +28,6 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.inmemory.InMemoryCatalog;
-import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.rest.PlanStatus;
 import org.apache.iceberg.rest.responses.FetchScanTasksResponse;
 import org.apache.iceberg.rest.responses.FetchScanTasksResponseParser;
@@ -82,7 +79,7 @@ class ResponseJsonTest {
       for (boolean stats : new boolean[] {false, true}) {
         TableScan scan = table.newScan().filter(filter);
         List<FileScanTask> tasks =
-            SharedResiduals.of(planned(stats ? scan.includeColumnStats() : scan), filter, true);
+            SharedResiduals.of(IcebergScans.planFiles(stats ? scan.includeColumnStats() : scan), filter, true);
         List<String> planTasks = random.nextBoolean() ? List.of("pt-" + seed, "pt-2") : null;
         PlanTableScanResponse.Builder plan =
             ScanResponses.plan(table.specs())
@@ -212,13 +209,4 @@ class ResponseJsonTest {
     };
   }
 
-  private static List<FileScanTask> planned(TableScan scan) {
-    List<FileScanTask> tasks = new ArrayList<>();
-    try (CloseableIterable<FileScanTask> planned = scan.planFiles()) {
-      planned.forEach(tasks::add);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return tasks;
-  }
 }
