@@ -2,8 +2,6 @@ package io.entryrange.jmh;
 
 import io.entryrange.fixtures.Warehouses;
 import io.entryrange.fixtures.server.RestFixtureServer;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Path;
@@ -14,10 +12,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
-import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 import org.apache.iceberg.rest.RESTCatalog;
 
@@ -143,15 +139,7 @@ final class BreakdownRun {
   }
 
   private static long scan(Catalog client, TableIdentifier table) {
-    long tasks = 0;
-    try (CloseableIterable<FileScanTask> planned = client.loadTable(table).newScan().planFiles()) {
-      for (FileScanTask ignored : planned) {
-        tasks += 1;
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return tasks;
+    return TaskCount.of(client.loadTable(table).newScan());
   }
 
   /** CPU nanoseconds of the live threads, summed by role. */

@@ -1,17 +1,13 @@
 package io.entryrange.jmh;
 
 import io.entryrange.fixtures.compare.CatalogConfig;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import org.apache.iceberg.CatalogUtil;
-import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 
 /**
@@ -70,14 +66,6 @@ record CatalogTable(Path properties, String name) {
 
   /** The file scan tasks of a full scan of the current snapshot: the table's plan size. */
   static int planSize(Table table) {
-    int tasks = 0;
-    try (CloseableIterable<FileScanTask> planned = table.newScan().planFiles()) {
-      for (FileScanTask ignored : planned) {
-        tasks += 1;
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return tasks;
+    return Math.toIntExact(TaskCount.of(table.newScan()));
   }
 }

@@ -2,15 +2,11 @@ package io.entryrange.jmh;
 
 import io.entryrange.fixtures.Warehouses;
 import io.entryrange.fixtures.server.RestFixtureServer;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.rest.RESTCatalog;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -83,15 +79,7 @@ public class FullScanBenchmark extends BenchmarkTable {
 
   @Benchmark
   public long scan() {
-    long tasks = 0;
-    try (CloseableIterable<FileScanTask> planned = client.loadTable(table).newScan().planFiles()) {
-      for (FileScanTask ignored : planned) {
-        tasks += 1;
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return tasks;
+    return TaskCount.of(client.loadTable(table).newScan());
   }
 
   @TearDown(Level.Iteration)

@@ -6,22 +6,18 @@ import io.entryrange.planner.io.CountingFileIO;
 import io.entryrange.token.CodecMode;
 import io.entryrange.token.ScanPlanningService;
 import io.entryrange.token.ScanReply;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import org.apache.iceberg.BaseTable;
-import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.StaticTableOperations;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 import org.apache.iceberg.rest.CatalogHandlers;
 import org.apache.iceberg.rest.requests.FetchScanTasksRequest;
@@ -206,15 +202,7 @@ final class PlanServer {
   }
 
   private long planLocally() {
-    long tasks = 0;
-    try (CloseableIterable<FileScanTask> planned = table.newScan().planFiles()) {
-      for (FileScanTask ignored : planned) {
-        tasks += 1;
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return tasks;
+    return TaskCount.of(table.newScan());
   }
 
   private static PlanTableScanRequest request() {

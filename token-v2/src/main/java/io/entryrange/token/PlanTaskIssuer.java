@@ -5,11 +5,10 @@ import io.entryrange.planner.PlannedWork;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import org.apache.iceberg.Table;
+import java.util.function.BiFunction;
+import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.rest.requests.PlanTableScanRequest;
-import org.apache.iceberg.rest.responses.FetchScanTasksResponse;
-import org.apache.iceberg.rest.responses.PlanTableScanResponse;
 
 /**
  * Plan tasks as strings, both ways, and whether a response carrying them stays within the
@@ -69,35 +68,19 @@ final class PlanTaskIssuer {
   }
 
   /**
-   * Whether a plan response with these tasks and plan tasks stays within the target, written to
-   * find out; handouts the codec cannot carry make the plan inline, so they count as fitting here.
+   * Whether a response with these tasks and plan tasks stays within the target, written to find
+   * out. Handouts the codec cannot carry count as fitting here: at plan time they make the plan
+   * inline, at redemption they are refused.
+   *
+   * @param response the plan or {@code /tasks} response holding the tasks and plan tasks
+   * @param writer how that response is written ({@link ResponseJson})
    */
-  WrittenFit<PlanTableScanResponse> planFit(
+  <R> WrittenFit<R> fit(
       TableIdentifier ident,
-      Table table,
-      PlanTableScanRequest requested,
-      PlanTableScanRequest effective) {
-    return new WrittenFit<>(
-        targetResponseBytes,
-        handouts -> encoded(ident, requested, handouts),
-        (tasks, planTasks) -> PlanResponses.planned(table, requested, effective, tasks, planTasks),
-        ResponseJson.plan(table.specs()));
-  }
-
-  /**
-   * Whether a {@code /tasks} response with these tasks and plan tasks stays within the target,
-   * written to find out; children the codec cannot carry are refused later, so they count as
-   * fitting here.
-   */
-  WrittenFit<FetchScanTasksResponse> fetchFit(
-      TableIdentifier ident,
-      Table table,
       PlanTableScanRequest carried,
-      PlanTableScanRequest effective) {
+      BiFunction<List<FileScanTask>, List<String>, R> response,
+      WrittenFit.Writer<R> writer) {
     return new WrittenFit<>(
-        targetResponseBytes,
-        handouts -> encoded(ident, carried, handouts),
-        (tasks, children) -> PlanResponses.fetched(table, carried, effective, tasks, children),
-        ResponseJson.fetch(table.specs()));
+        targetResponseBytes, handouts -> encoded(ident, carried, handouts), response, writer);
   }
 }

@@ -135,7 +135,12 @@ public final class ScanPlanningService implements AutoCloseable {
     RequestTrace trace = trace(caller, ident, table);
     PlanTableScanRequest requested = ScanRequests.pin(table, ScanRequests.canonical(request));
     PlanTableScanRequest effective = permitted.of(caller, ident, table, requested);
-    WrittenFit<PlanTableScanResponse> fit = issuer.planFit(ident, table, requested, effective);
+    WrittenFit<PlanTableScanResponse> fit =
+        issuer.fit(
+            ident,
+            requested,
+            (tasks, planTasks) -> PlanResponses.planned(table, requested, effective, tasks, planTasks),
+            ResponseJson.plan(table.specs()));
     BatchPlan plan = null;
     if (mode != CodecMode.OFFSET) {
       plan = planner.planRanges(table, effective, trace.io(), fit);
@@ -203,7 +208,12 @@ public final class ScanPlanningService implements AutoCloseable {
     try {
       limits.check(table, carried);
       effective = permitted.of(caller, ident, table, carried);
-      fit = issuer.fetchFit(ident, table, carried, effective);
+      fit =
+          issuer.fit(
+              ident,
+              carried,
+              (tasks, children) -> PlanResponses.fetched(table, carried, effective, tasks, children),
+              ResponseJson.fetch(table.specs()));
       redeemed =
           planner.redeem(
               table,
