@@ -59,7 +59,8 @@ final class JmhResults {
         null,
         alloc.isMissingNode() ? null : alloc.path("score").asDouble(),
         null,
-        forkScores(primary.path("rawData")));
+        forkScores(primary.path("rawData")),
+        CatalogTable.GENERATED);
   }
 
   /** Each fork's score, the mean of its measured iterations, as JMH scores an average-time fork. */

@@ -74,26 +74,7 @@ record Measurement(
     forksMs = forksMs == null ? null : List.copyOf(forksMs);
   }
 
-  /** A row of the generated tables. */
-  Measurement(
-      String kind,
-      String strategy,
-      int planSize,
-      String layout,
-      String batch,
-      String storage,
-      Double msPerOp,
-      Long bytesRead,
-      Long filesOpened,
-      Long entriesDecoded,
-      Double allocBytesPerOp,
-      Long tokenBytes,
-      List<Double> forksMs) {
-    this(kind, strategy, planSize, layout, batch, storage, msPerOp, bytesRead, filesOpened, entriesDecoded,
-        allocBytesPerOp, tokenBytes, forksMs, CatalogTable.GENERATED);
-  }
-
-  /** A row not timed fork by fork. */
+  /** A row of the generated tables, not timed fork by fork. */
   Measurement(
       String kind,
       String strategy,
@@ -108,7 +89,7 @@ record Measurement(
       Double allocBytesPerOp,
       Long tokenBytes) {
     this(kind, strategy, planSize, layout, batch, storage, msPerOp, bytesRead, filesOpened, entriesDecoded,
-        allocBytesPerOp, tokenBytes, null);
+        allocBytesPerOp, tokenBytes, null, CatalogTable.GENERATED);
   }
 
   /** {@code msPerOp} with its interval over the forks, empty when not timed. */

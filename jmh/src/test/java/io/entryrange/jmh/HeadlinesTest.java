@@ -78,7 +78,7 @@ class HeadlinesTest {
     }
     return new Measurement(
         Measurement.REDEMPTION, strategy, planSize, "large-manifests", "middle", "local",
-        sum / forks.length, null, null, null, null, null, forksMs);
+        sum / forks.length, null, null, null, null, null, forksMs, CatalogTable.GENERATED);
   }
 
   private static LoadResult tasks(String strategy, int clients, int round, double perSecond, long errors) {
