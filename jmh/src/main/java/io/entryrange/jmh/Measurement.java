@@ -74,24 +74,6 @@ record Measurement(
     forksMs = forksMs == null ? null : List.copyOf(forksMs);
   }
 
-  /** A row of the generated tables, not timed fork by fork. */
-  Measurement(
-      String kind,
-      String strategy,
-      int planSize,
-      String layout,
-      String batch,
-      String storage,
-      Double msPerOp,
-      Long bytesRead,
-      Long filesOpened,
-      Long entriesDecoded,
-      Double allocBytesPerOp,
-      Long tokenBytes) {
-    this(kind, strategy, planSize, layout, batch, storage, msPerOp, bytesRead, filesOpened, entriesDecoded,
-        allocBytesPerOp, tokenBytes, null, CatalogTable.GENERATED);
-  }
-
   /** {@code msPerOp} with its interval over the forks, empty when not timed. */
   Optional<Interval> msInterval() {
     if (forksMs == null || forksMs.isEmpty()) {

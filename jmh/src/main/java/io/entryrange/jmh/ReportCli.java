@@ -330,7 +330,7 @@ public final class ReportCli implements Callable<Integer> {
         replicas.add(
             new Measurement(
                 Measurement.REPLICAS, strategy.label(), planSize, layout.label(), null, Storage.LOCAL.label(),
-                null, cost.bytesRead(), cost.filesOpened(), null, null, null));
+                null, cost.bytesRead(), cost.filesOpened(), null, null, null, null, CatalogTable.GENERATED));
         step(start, "replicas " + strategy.label() + " N=" + planSize + " " + layout.label() + ": " + cost.bytesRead() + " bytes");
       }
     }

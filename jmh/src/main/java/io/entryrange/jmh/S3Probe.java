@@ -117,7 +117,7 @@ final class S3Probe {
       Strategy strategy, int planSize, Layout layout, Storage storage, double ms, S3Cost cost) {
     return new Measurement(
         Measurement.REDEMPTION, strategy.label(), planSize, layout.label(), BATCH.label(),
-        storage.label(), ms, cost.bytes(), cost.getRequests(), null, null, null);
+        storage.label(), ms, cost.bytes(), cost.getRequests(), null, null, null, null, CatalogTable.GENERATED);
   }
 
   private static S3Cost manifestCost(S3Storage storage, List<String> manifests) {

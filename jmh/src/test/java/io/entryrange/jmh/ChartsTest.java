@@ -23,13 +23,14 @@ class ChartsTest {
           measurements.add(
               new Measurement(
                   "redemption", strategy, planSize, "large-manifests", batch.label(), "local",
-                  planSize / 1000.0, bytes, 1L, 100L, 1000.0, 300L));
+                  planSize / 1000.0, bytes, 1L, 100L, 1000.0, 300L, null, CatalogTable.GENERATED));
         }
       }
     }
     measurements.add(
         new Measurement(
-            "redemption", "range", 1_000, "small-manifests", "last", "local", 1.0, 1L, 1L, 1L, 1.0, 1L));
+            "redemption", "range", 1_000, "small-manifests", "last", "local", 1.0, 1L, 1L, 1L, 1.0, 1L,
+            null, CatalogTable.GENERATED));
 
     List<Path> charts = Charts.write(measurements, dir);
 

@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Test;
 class RatiosTest {
   private static Measurement redemption(String strategy, int planSize, String batch, String storage, Double ms, Long bytes) {
     return new Measurement(
-        "redemption", strategy, planSize, "large-manifests", batch, storage, ms, bytes, null, null, null, null);
+        "redemption", strategy, planSize, "large-manifests", batch, storage, ms, bytes, null, null, null, null,
+        null, CatalogTable.GENERATED);
   }
 
   @Test
