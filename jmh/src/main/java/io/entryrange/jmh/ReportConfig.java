@@ -47,13 +47,7 @@ record ReportConfig(
     List<Integer> ends = List.of(1_000, 100_000);
     List<Integer> largest = List.of(100_000);
     List<Batch> middle = List.of(Batch.MIDDLE);
-    List<JmhRun> runs = new ArrayList<>();
-    runs.add(
-        redemption(Storage.LOCAL, Layout.LARGE_MANIFESTS, ends, List.of(Strategy.RANGE, Strategy.OFFSET), middle)
-            .inRounds(HEADLINE_ROUNDS));
-    runs.add(
-        redemption(
-            Storage.LOCAL, Layout.LARGE_MANIFESTS, largest, List.of(Strategy.OFFSET_CACHED, Strategy.REFERENCE), middle));
+    List<JmhRun> runs = new ArrayList<>(middleRedemptions(ends, largest));
     runs.add(fanOutPlans(Layout.LARGE_MANIFESTS, ends).inRounds(HEADLINE_ROUNDS));
     runs.add(plan(Storage.LOCAL, Layout.LARGE_MANIFESTS, largest));
     runs.add(defaultFullScans(Storage.LOCAL, Layout.LARGE_MANIFESTS, largest).inRounds(HEADLINE_ROUNDS));
@@ -67,13 +61,7 @@ record ReportConfig(
     List<Integer> sizes = List.of(1_000, 10_000, 100_000, 1_000_000);
     List<Integer> simulatedScans = List.of(1_000, 10_000, 100_000);
     List<Batch> middle = List.of(Batch.MIDDLE);
-    List<JmhRun> runs = new ArrayList<>();
-    runs.add(
-        redemption(Storage.LOCAL, Layout.LARGE_MANIFESTS, sizes, List.of(Strategy.RANGE, Strategy.OFFSET), middle)
-            .inRounds(HEADLINE_ROUNDS));
-    runs.add(
-        redemption(
-            Storage.LOCAL, Layout.LARGE_MANIFESTS, sizes, List.of(Strategy.OFFSET_CACHED, Strategy.REFERENCE), middle));
+    List<JmhRun> runs = new ArrayList<>(middleRedemptions(sizes, sizes));
     runs.add(redemption(Storage.LOCAL, Layout.LARGE_MANIFESTS, sizes, List.of(Batch.FIRST, Batch.LAST)));
     runs.add(redemption(Storage.LOCAL, Layout.SMALL_MANIFESTS, sizes, ALL_BATCHES));
     for (Layout layout : List.of(Layout.LARGE_MANIFESTS, Layout.SMALL_MANIFESTS)) {
@@ -303,6 +291,20 @@ record ReportConfig(
   private static JmhRun floor(List<Integer> sizes, List<Batch> batches) {
     return new JmhRun(
         Measurement.FLOOR, Storage.LOCAL, Layout.LARGE_MANIFESTS, sizes, List.of(Strategy.RANGE), batches);
+  }
+
+  /**
+   * Redemption of the middle batch on local disk, large manifests: range and offset in rounds at
+   * {@code headline} sizes (the headline's pair), offset-cached and the reference in one fork at
+   * {@code detail} sizes.
+   */
+  private static List<JmhRun> middleRedemptions(List<Integer> headline, List<Integer> detail) {
+    List<Batch> middle = List.of(Batch.MIDDLE);
+    return List.of(
+        redemption(Storage.LOCAL, Layout.LARGE_MANIFESTS, headline, List.of(Strategy.RANGE, Strategy.OFFSET), middle)
+            .inRounds(HEADLINE_ROUNDS),
+        redemption(
+            Storage.LOCAL, Layout.LARGE_MANIFESTS, detail, List.of(Strategy.OFFSET_CACHED, Strategy.REFERENCE), middle));
   }
 
   private static JmhRun plan(Storage storage, Layout layout, List<Integer> sizes) {

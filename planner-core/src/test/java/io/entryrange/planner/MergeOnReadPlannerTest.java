@@ -39,42 +39,31 @@ class MergeOnReadPlannerTest {
   void v2PositionAndEqualityDeletesMatchPlanFiles() {
     Table table = TestTables.create("mor_v2", 2, Map.of());
     List<DataFile> files = appendInThreeCommits(table);
-    RowDelta deletes = table.newRowDelta();
-    deletes.addDeletes(partitionPositionDeletes(table, files.get(3)));
-    deletes.addDeletes(filePositionDeletes(table, files.get(7)));
-    deletes.addDeletes(equalityDeletes(table, files.get(5), 500, 900));
-    deletes.commit();
+    commitDeletes(
+        table,
+        partitionPositionDeletes(table, files.get(3)),
+        filePositionDeletes(table, files.get(7)),
+        equalityDeletes(table, files.get(5), 500, 900));
     TestTables.appendAll(table, files.subList(30, 36));
 
-    for (Expression filter : filters()) {
-      assertMatchesPlanFiles(table, filter, table.currentSnapshot().snapshotId());
-    }
+    assertEveryFilterMatchesPlanFiles(table);
   }
 
   @Test
   void v3DeletionVectorsMatchPlanFiles() {
     Table table = TestTables.create("mor_v3", 3, Map.of());
     List<DataFile> files = appendInThreeCommits(table);
-    table
-        .newRowDelta()
-        .addDeletes(deletionVector(table, files.get(2)))
-        .addDeletes(deletionVector(table, files.get(9)))
-        .commit();
+    commitDeletes(table, deletionVector(table, files.get(2)), deletionVector(table, files.get(9)));
 
-    for (Expression filter : filters()) {
-      assertMatchesPlanFiles(table, filter, table.currentSnapshot().snapshotId());
-    }
+    assertEveryFilterMatchesPlanFiles(table);
   }
 
   @Test
   void timeTravelBeforeARenameMatchesPlanFiles() {
     Table table = TestTables.create("mor_renamed", 2, Map.of());
     List<DataFile> files = appendInThreeCommits(table);
-    table
-        .newRowDelta()
-        .addDeletes(equalityDeletes(table, files.get(4), 0, 10_000))
-        .addDeletes(filePositionDeletes(table, files.get(8)))
-        .commit();
+    commitDeletes(
+        table, equalityDeletes(table, files.get(4), 0, 10_000), filePositionDeletes(table, files.get(8)));
     long beforeRename = table.currentSnapshot().snapshotId();
     table.updateSchema().renameColumn("category", "kind").commit();
     TestTables.appendAll(table, files.subList(30, 33));
@@ -83,6 +72,20 @@ class MergeOnReadPlannerTest {
         List.of(Expressions.alwaysTrue(), Expressions.equal("category", "beta"))) {
       assertMatchesPlanFiles(table, filter, beforeRename);
     }
+  }
+
+  private static void assertEveryFilterMatchesPlanFiles(Table table) {
+    for (Expression filter : filters()) {
+      assertMatchesPlanFiles(table, filter, table.currentSnapshot().snapshotId());
+    }
+  }
+
+  private static void commitDeletes(Table table, DeleteFile... deletes) {
+    RowDelta delta = table.newRowDelta();
+    for (DeleteFile delete : deletes) {
+      delta.addDeletes(delete);
+    }
+    delta.commit();
   }
 
   private static List<Expression> filters() {

@@ -8,39 +8,27 @@ import org.apache.iceberg.rest.requests.PlanTableScanRequest;
 import org.apache.iceberg.rest.responses.FetchScanTasksResponse;
 import org.apache.iceberg.rest.responses.PlanTableScanResponse;
 
-/** The one place plan and {@code /tasks} responses are built, for every plan-task kind. */
-final class PlanResponses {
-  private PlanResponses() {}
-
-  static PlanTableScanResponse planned(
-      Table table,
-      PlanTableScanRequest carried,
-      PlanTableScanRequest effective,
-      List<FileScanTask> tasks,
-      List<String> planTasks) {
-    PlanTableScanResponse.Builder response =
-        ScanResponses.plan(table.specs())
-            .withPlanStatus(PlanStatus.COMPLETED)
-            .withFileScanTasks(permitted(table, carried, effective, tasks));
-    if (!planTasks.isEmpty()) {
-      response.withPlanTasks(planTasks);
-    }
-    return response.build();
+/**
+ * The one place plan and {@code /tasks} responses are built, for every plan-task kind.
+ *
+ * @param carried the scan the plan task carries (or the plan request, pinned)
+ * @param effective the scan the caller may run: {@code carried} as the {@link ScanPolicy} narrowed
+ *     it, or {@code carried} itself
+ */
+record PlanResponses(Table table, PlanTableScanRequest carried, PlanTableScanRequest effective) {
+  PlanTableScanResponse planned(List<FileScanTask> tasks, List<String> planTasks) {
+    return ScanResponses.plan(table.specs())
+        .withPlanStatus(PlanStatus.COMPLETED)
+        .withFileScanTasks(permitted(tasks))
+        .withPlanTasks(planTasks.isEmpty() ? null : planTasks)
+        .build();
   }
 
-  static FetchScanTasksResponse fetched(
-      Table table,
-      PlanTableScanRequest carried,
-      PlanTableScanRequest effective,
-      List<FileScanTask> tasks,
-      List<String> planTasks) {
-    FetchScanTasksResponse.Builder response =
-        ScanResponses.fetch(table.specs())
-            .withFileScanTasks(permitted(table, carried, effective, tasks));
-    if (!planTasks.isEmpty()) {
-      response.withPlanTasks(planTasks);
-    }
-    return response.build();
+  FetchScanTasksResponse fetched(List<FileScanTask> tasks, List<String> planTasks) {
+    return ScanResponses.fetch(table.specs())
+        .withFileScanTasks(permitted(tasks))
+        .withPlanTasks(planTasks.isEmpty() ? null : planTasks)
+        .build();
   }
 
   /**
@@ -49,11 +37,7 @@ final class PlanResponses {
    * the delete files held to the stats the data files are held to ({@link DeleteFileStats}), so
    * the policy covers every file a response carries.
    */
-  private static List<FileScanTask> permitted(
-      Table table,
-      PlanTableScanRequest carried,
-      PlanTableScanRequest effective,
-      List<FileScanTask> tasks) {
+  private List<FileScanTask> permitted(List<FileScanTask> tasks) {
     List<FileScanTask> shared =
         SharedResiduals.of(tasks, effective.filter(), effective.caseSensitive());
     return effective == carried ? shared : DeleteFileStats.narrowed(shared, table, effective);

@@ -15,22 +15,12 @@ import org.apache.iceberg.rest.requests.PlanTableScanRequest;
  * response target: encoding (each handout in the first form the codec can carry) and signing on
  * the way out, signature check and decoding on the way in.
  *
- * <p>Why one class: the response target is measured on the response as it will be sent, plan
+ * <p>Why one type: the response target is measured on the response as it will be sent, plan
  * task strings included, so the fit checks need the same encoding the response is built with.
+ *
+ * @param signer null for unsigned plan tasks
  */
-final class PlanTaskIssuer {
-  private final PlanTaskCodec codec;
-  private final PlanTaskSigner signer;
-  private final long targetResponseBytes;
-
-  /**
-   * @param signer null for unsigned plan tasks
-   */
-  PlanTaskIssuer(PlanTaskCodec codec, PlanTaskSigner signer, long targetResponseBytes) {
-    this.codec = codec;
-    this.signer = signer;
-    this.targetResponseBytes = targetResponseBytes;
-  }
+record PlanTaskIssuer(PlanTaskCodec codec, PlanTaskSigner signer, long targetResponseBytes) {
 
   /**
    * Every handout as a signed plan task, each in the first form the codec can carry, or empty

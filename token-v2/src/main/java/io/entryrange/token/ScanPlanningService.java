@@ -139,7 +139,7 @@ public final class ScanPlanningService implements AutoCloseable {
         issuer.fit(
             ident,
             requested,
-            (tasks, planTasks) -> PlanResponses.planned(table, requested, effective, tasks, planTasks),
+            new PlanResponses(table, requested, effective)::planned,
             ResponseJson.plan(table.specs()));
     BatchPlan plan = null;
     if (mode != CodecMode.OFFSET) {
@@ -212,7 +212,7 @@ public final class ScanPlanningService implements AutoCloseable {
           issuer.fit(
               ident,
               carried,
-              (tasks, children) -> PlanResponses.fetched(table, carried, effective, tasks, children),
+              new PlanResponses(table, carried, effective)::fetched,
               ResponseJson.fetch(table.specs()));
       redeemed =
           planner.redeem(
