@@ -3,6 +3,7 @@ package io.entryrange.planner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.entryrange.planner.io.CountingFileIO;
+import io.entryrange.planner.testing.IcebergScans;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -152,7 +153,8 @@ class SliceCostTest {
   @Test
   void rowIdsMatchPlanFilesDeepInsideAV3Manifest() {
     EntryRangePlanner planner = new EntryRangePlanner(new ManifestIndexCache());
-    List<FileScanTask> reference = EntryRangePlannerTest.referenceTasks(v3Table, pinned(v3Table));
+    List<FileScanTask> reference =
+        IcebergScans.planFiles(v3Table.newScan().useSnapshot(pinned(v3Table).snapshotId()));
     for (long start : new long[] {ENTRIES - 7, 0, 211, 12_345, 30_000}) {
       long end = Math.min(ENTRIES, start + 150);
       CountingFileIO io = new CountingFileIO(v3Table.io());
