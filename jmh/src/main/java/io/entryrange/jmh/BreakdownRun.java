@@ -6,12 +6,12 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
+import org.apache.commons.math3.stat.descriptive.rank.Median;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
@@ -174,10 +174,7 @@ final class BreakdownRun {
   }
 
   private static double median(List<double[]> samples, int column) {
-    double[] values = samples.stream().mapToDouble(sample -> sample[column]).toArray();
-    Arrays.sort(values);
-    int middle = values.length / 2;
-    return values.length % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
+    return new Median().evaluate(samples.stream().mapToDouble(sample -> sample[column]).toArray());
   }
 
   private static void close(Catalog client) {
