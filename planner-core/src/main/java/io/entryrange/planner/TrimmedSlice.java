@@ -9,7 +9,6 @@ import org.apache.avro.io.BinaryDecoder;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.DecoderFactory;
 import org.apache.avro.io.EncoderFactory;
-import org.apache.iceberg.inmemory.InMemoryInputFile;
 import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 
@@ -58,7 +57,7 @@ final class TrimmedSlice {
       long end) {
     Preconditions.checkArgument(
         from >= blocksFirstEntry && from < end, "Invalid trimmed range [%s, %s)", from, end);
-    ByteArrayOutputStream kept = new ByteArrayOutputStream(2 * blocks.length);
+    KeptEntries kept = new KeptEntries(2 * blocks.length);
     BinaryDecoder framing = DecoderFactory.get().binaryDecoder(blocks, null);
     long position = blocksFirstEntry;
     try {
@@ -107,7 +106,7 @@ final class TrimmedSlice {
         }
         position = blockEnd;
       }
-      return new InMemoryInputFile(location, file(layout.plainHeader(), end - from, kept));
+      return file(location, layout.plainHeader(), end - from, kept);
     } catch (IOException | AvroRuntimeException | DataFormatException e) {
       throw new DamagedManifestException("Invalid manifest, damaged block: " + location, e);
     }
@@ -124,7 +123,7 @@ final class TrimmedSlice {
       long keepFrom,
       long keepEnd,
       long last,
-      ByteArrayOutputStream kept)
+      KeptEntries kept)
       throws IOException, DataFormatException {
     int start = skip(skipper, body, body.start(), keepFrom - first);
     int stop;
@@ -153,17 +152,31 @@ final class TrimmedSlice {
     return position;
   }
 
-  private static byte[] file(byte[] plainHeader, long count, ByteArrayOutputStream entries)
-      throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(plainHeader.length + entries.size() + 36);
-    out.write(plainHeader);
-    BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
+  /** The trimmed file: the plain header, one block frame of the kept entries, the sync marker. */
+  private static InputFile file(
+      String location, byte[] plainHeader, long count, KeptEntries entries) throws IOException {
+    ByteArrayOutputStream frame = new ByteArrayOutputStream(20);
+    BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(frame, null);
     encoder.writeLong(count);
     encoder.writeLong(entries.size());
     encoder.flush();
-    entries.writeTo(out);
     int sync = DataFileConstants.SYNC_SIZE;
-    out.write(plainHeader, plainHeader.length - sync, sync);
-    return out.toByteArray();
+    return SegmentedFile.of(
+        location,
+        SegmentedFile.Window.whole(plainHeader),
+        SegmentedFile.Window.whole(frame.toByteArray()),
+        entries.window(),
+        new SegmentedFile.Window(plainHeader, plainHeader.length - sync, sync));
+  }
+
+  /** The kept entries' bytes, read where they were written. */
+  private static final class KeptEntries extends ByteArrayOutputStream {
+    KeptEntries(int capacity) {
+      super(capacity);
+    }
+
+    SegmentedFile.Window window() {
+      return new SegmentedFile.Window(buf, 0, count);
+    }
   }
 }
