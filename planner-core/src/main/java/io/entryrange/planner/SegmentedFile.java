@@ -9,10 +9,10 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  * A file in memory made of byte-array windows read one after another, under a given location.
  *
  * <p>Why: a trimmed slice ({@link TrimmedSlice}) is the manifest's header, a block frame, the
- * kept entries and a sync marker. Presenting the pieces where they already lie, instead of
- * concatenating them and handing Iceberg's {@code InMemoryInputFile} the result (which copies its
- * array again), saves three copies of every entry a full scan sends, about 150 MB of short-lived
- * arrays per 100,000 tasks.
+ * kept entries of each block where that block was inflated, and a sync marker. Presenting the
+ * pieces where they already lie, instead of concatenating them and handing Iceberg's {@code
+ * InMemoryInputFile} the result (which copies its array again), saves four copies of every entry
+ * a redemption sends: a full scan of 100,000 tasks allocated about 170 MB less on the server.
  *
  * <p>Immutable once built: the windows are not copied, so their owner must not change them.
  */
@@ -28,8 +28,8 @@ final class SegmentedFile implements InputFile {
   }
 
   /** The file made of {@code windows}, in order. */
-  static SegmentedFile of(String location, Window... windows) {
-    return new SegmentedFile(location, List.of(windows));
+  static SegmentedFile of(String location, List<Window> windows) {
+    return new SegmentedFile(location, List.copyOf(windows));
   }
 
   /** Bytes {@code [offset, offset + length)} of {@code bytes}. */

@@ -2,6 +2,8 @@ package io.entryrange.planner;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.zip.DataFormatException;
 import org.apache.avro.AvroRuntimeException;
 import org.apache.avro.file.DataFileConstants;
@@ -57,7 +59,7 @@ final class TrimmedSlice {
       long end) {
     Preconditions.checkArgument(
         from >= blocksFirstEntry && from < end, "Invalid trimmed range [%s, %s)", from, end);
-    KeptEntries kept = new KeptEntries(2 * blocks.length);
+    List<SegmentedFile.Window> kept = new ArrayList<>();
     BinaryDecoder framing = DecoderFactory.get().binaryDecoder(blocks, null);
     long position = blocksFirstEntry;
     try {
@@ -94,14 +96,14 @@ final class TrimmedSlice {
                   bodyStart,
                   (int) size,
                   bodyEnd + DataFileConstants.SYNC_SIZE)) {
-            keep(
-                layout.skipper(),
-                body,
-                position,
-                Math.max(from, position),
-                Math.min(end, blockEnd),
-                blockEnd,
-                kept);
+            kept.add(
+                keep(
+                    layout.skipper(),
+                    body,
+                    position,
+                    Math.max(from, position),
+                    Math.min(end, blockEnd),
+                    blockEnd));
           }
         }
         position = blockEnd;
@@ -113,17 +115,13 @@ final class TrimmedSlice {
   }
 
   /**
-   * Copies entries {@code [keepFrom, keepEnd)} of a block whose entries are {@code [first, last)}
-   * to {@code kept}, stepping over the ones before and inflating only as far as needed.
+   * Where entries {@code [keepFrom, keepEnd)} of a block whose entries are {@code [first, last)}
+   * lie in its inflated body, stepping over the ones before and inflating only as far as needed.
+   * The window points into the body's own bytes: each block is inflated into an array of its own,
+   * so nothing is copied.
    */
-  private static void keep(
-      EntrySkipper skipper,
-      Inflation body,
-      long first,
-      long keepFrom,
-      long keepEnd,
-      long last,
-      KeptEntries kept)
+  private static SegmentedFile.Window keep(
+      EntrySkipper skipper, Inflation body, long first, long keepFrom, long keepEnd, long last)
       throws IOException, DataFormatException {
     int start = skip(skipper, body, body.start(), keepFrom - first);
     int stop;
@@ -133,7 +131,7 @@ final class TrimmedSlice {
     } else {
       stop = skip(skipper, body, start, keepEnd - keepFrom);
     }
-    kept.write(body.bytes(), start, stop - start);
+    return new SegmentedFile.Window(body.bytes(), start, stop - start);
   }
 
   /** Where the {@code entries} entries after byte {@code at} of the inflated body end. */
@@ -154,29 +152,20 @@ final class TrimmedSlice {
 
   /** The trimmed file: the plain header, one block frame of the kept entries, the sync marker. */
   private static InputFile file(
-      String location, byte[] plainHeader, long count, KeptEntries entries) throws IOException {
+      String location, byte[] plainHeader, long count, List<SegmentedFile.Window> entries)
+      throws IOException {
+    long size = entries.stream().mapToLong(SegmentedFile.Window::length).sum();
     ByteArrayOutputStream frame = new ByteArrayOutputStream(20);
     BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(frame, null);
     encoder.writeLong(count);
-    encoder.writeLong(entries.size());
+    encoder.writeLong(size);
     encoder.flush();
     int sync = DataFileConstants.SYNC_SIZE;
-    return SegmentedFile.of(
-        location,
-        SegmentedFile.Window.whole(plainHeader),
-        SegmentedFile.Window.whole(frame.toByteArray()),
-        entries.window(),
-        new SegmentedFile.Window(plainHeader, plainHeader.length - sync, sync));
-  }
-
-  /** The kept entries' bytes, read where they were written. */
-  private static final class KeptEntries extends ByteArrayOutputStream {
-    KeptEntries(int capacity) {
-      super(capacity);
-    }
-
-    SegmentedFile.Window window() {
-      return new SegmentedFile.Window(buf, 0, count);
-    }
+    List<SegmentedFile.Window> windows = new ArrayList<>(entries.size() + 3);
+    windows.add(SegmentedFile.Window.whole(plainHeader));
+    windows.add(SegmentedFile.Window.whole(frame.toByteArray()));
+    windows.addAll(entries);
+    windows.add(new SegmentedFile.Window(plainHeader, plainHeader.length - sync, sync));
+    return SegmentedFile.of(location, windows);
   }
 }

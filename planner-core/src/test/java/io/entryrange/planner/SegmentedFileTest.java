@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.util.List;
 import java.util.Random;
 import org.apache.iceberg.io.SeekableInputStream;
 import org.junit.jupiter.api.Test;
@@ -30,7 +31,7 @@ class SegmentedFileTest {
         expected.write(array, offset, length);
       }
       byte[] whole = expected.toByteArray();
-      SegmentedFile segmented = SegmentedFile.of("mem://file-" + file, windows);
+      SegmentedFile segmented = SegmentedFile.of("mem://file-" + file, List.of(windows));
       assertThat(segmented.getLength()).isEqualTo(whole.length);
       try (SeekableInputStream in = segmented.newStream()) {
         for (int step = 0; step < 20; step++) {
