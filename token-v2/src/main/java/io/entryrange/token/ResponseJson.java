@@ -1,11 +1,13 @@
 package io.entryrange.token;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.io.SerializedString;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -15,6 +17,7 @@ import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.ContentFileParser;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileContent;
+import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.SingleValueParser;
@@ -46,12 +49,27 @@ import org.apache.iceberg.util.StructLikeWrapper;
  * byte, on generated tables of every partition type.
  */
 final class ResponseJson {
+  // Names and constant values with their UTF-8 bytes made once: Jackson writes a SerializedString
+  // by copying those bytes, where a String is encoded again for every task.
+  private static final SerializedString DATA_FILE = new SerializedString("data-file");
+  private static final SerializedString SPEC_ID = new SerializedString("spec-id");
+  private static final SerializedString CONTENT = new SerializedString("content");
+  private static final SerializedString DATA = new SerializedString("data");
+  private static final SerializedString FILE_PATH = new SerializedString("file-path");
+  private static final SerializedString FILE_FORMAT = new SerializedString("file-format");
+  private static final SerializedString PARTITION = new SerializedString("partition");
+  private static final SerializedString FILE_SIZE = new SerializedString("file-size-in-bytes");
+  private static final SerializedString RECORD_COUNT = new SerializedString("record-count");
+  private static final SerializedString SORT_ORDER_ID = new SerializedString("sort-order-id");
+  private static final SerializedString RESIDUAL_FILTER = new SerializedString("residual-filter");
+  private static final Map<FileFormat, SerializedString> FORMATS = formats();
+
   /** {@code ContentFile.avgValueSizes()}, a column stat Iceberg 1.12 adds; null on 1.11. */
   private static final MethodHandle AVG_VALUE_SIZES = avgValueSizes();
 
   private final Map<Integer, PartitionSpec> specs;
   private final Map<Integer, Partitions> partitions = new HashMap<>();
-  private final Map<Expression, String> residuals = new IdentityHashMap<>();
+  private final Map<Expression, SerializedString> residuals = new IdentityHashMap<>();
 
   private ResponseJson(Map<Integer, PartitionSpec> specs) {
     this.specs = specs;
@@ -129,7 +147,7 @@ final class ResponseJson {
     gen.writeArrayFieldStart("file-scan-tasks");
     for (FileScanTask task : tasks) {
       gen.writeStartObject();
-      gen.writeFieldName("data-file");
+      gen.writeFieldName(DATA_FILE);
       DataFile file = task.file();
       PartitionSpec spec = specs.get(file.specId());
       if (withoutStats(file)) {
@@ -139,8 +157,10 @@ final class ResponseJson {
       }
       Expression residual = task.residual();
       if (residual != null) {
-        gen.writeFieldName("residual-filter");
-        gen.writeRawValue(residuals.computeIfAbsent(residual, ExpressionParser::toJson));
+        gen.writeFieldName(RESIDUAL_FILTER);
+        gen.writeRawValue(
+            residuals.computeIfAbsent(
+                residual, expression -> new SerializedString(ExpressionParser.toJson(expression))));
       }
       gen.writeEndObject();
     }
@@ -150,19 +170,25 @@ final class ResponseJson {
   /** The fields {@code ContentFileParser} writes for a data file without stats, in its order. */
   private void dataFile(DataFile file, JsonGenerator gen) throws IOException {
     gen.writeStartObject();
-    gen.writeNumberField("spec-id", file.specId());
-    gen.writeStringField("content", "data");
-    gen.writeStringField("file-path", file.location());
-    gen.writeStringField("file-format", file.format().name().toLowerCase(Locale.ROOT));
+    gen.writeFieldName(SPEC_ID);
+    gen.writeNumber(file.specId());
+    gen.writeFieldName(CONTENT);
+    gen.writeString(DATA);
+    gen.writeFieldName(FILE_PATH);
+    gen.writeString(file.location());
+    gen.writeFieldName(FILE_FORMAT);
+    gen.writeString(FORMATS.get(file.format()));
     if (file.partition() != null) {
-      gen.writeFieldName("partition");
+      gen.writeFieldName(PARTITION);
       gen.writeRawValue(
           partitions
               .computeIfAbsent(file.specId(), id -> new Partitions(specs.get(id)))
               .json(file.partition()));
     }
-    gen.writeNumberField("file-size-in-bytes", file.fileSizeInBytes());
-    gen.writeNumberField("record-count", file.recordCount());
+    gen.writeFieldName(FILE_SIZE);
+    gen.writeNumber(file.fileSizeInBytes());
+    gen.writeFieldName(RECORD_COUNT);
+    gen.writeNumber(file.recordCount());
     if (file.splitOffsets() != null) {
       JsonUtil.writeLongArray("split-offsets", file.splitOffsets(), gen);
     }
@@ -170,7 +196,8 @@ final class ResponseJson {
       JsonUtil.writeIntegerArray("equality-ids", file.equalityFieldIds(), gen);
     }
     if (file.sortOrderId() != null) {
-      gen.writeNumberField("sort-order-id", file.sortOrderId());
+      gen.writeFieldName(SORT_ORDER_ID);
+      gen.writeNumber(file.sortOrderId());
     }
     JsonUtil.writeLongFieldIfPresent("first-row-id", file.firstRowId(), gen);
     gen.writeEndObject();
@@ -186,6 +213,15 @@ final class ResponseJson {
         && file.upperBounds() == null
         && file.keyMetadata() == null
         && avgValueSizes(file) == null;
+  }
+
+  /** Each format's name as {@code ContentFileParser} writes it. */
+  private static Map<FileFormat, SerializedString> formats() {
+    Map<FileFormat, SerializedString> names = new EnumMap<>(FileFormat.class);
+    for (FileFormat format : FileFormat.values()) {
+      names.put(format, new SerializedString(format.name().toLowerCase(Locale.ROOT)));
+    }
+    return names;
   }
 
   private static Object avgValueSizes(ContentFile<?> file) {
@@ -217,7 +253,7 @@ final class ResponseJson {
   private static final class Partitions {
     private final Types.StructType type;
     private final StructLikeWrapper probe;
-    private final Map<StructLikeWrapper, String> json = new HashMap<>();
+    private final Map<StructLikeWrapper, SerializedString> json = new HashMap<>();
     private final StringWriter buffer = new StringWriter();
     private JsonGenerator writer;
 
@@ -226,10 +262,10 @@ final class ResponseJson {
       this.probe = StructLikeWrapper.forType(type);
     }
 
-    String json(StructLike partition) throws IOException {
-      String written = json.get(probe.set(partition));
+    SerializedString json(StructLike partition) throws IOException {
+      SerializedString written = json.get(probe.set(partition));
       if (written == null) {
-        written = write(partition);
+        written = new SerializedString(write(partition));
         json.put(probe.copyFor(partition), written);
       }
       return written;

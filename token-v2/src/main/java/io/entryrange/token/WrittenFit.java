@@ -62,7 +62,7 @@ final class WrittenFit<R> implements ResponseFit {
       return true;
     }
     R response = builder.apply(tasks, planTasks.get());
-    Optional<String> json = written(response);
+    Optional<String> json = written(response, tasks.size());
     if (json.isPresent()) {
       keptTasks = tasks;
       keptPlanTasks = planTasks.get();
@@ -101,8 +101,8 @@ final class WrittenFit<R> implements ResponseFit {
   }
 
   /** The response's JSON, or empty once it passes the target. */
-  private Optional<String> written(R response) {
-    TargetBuffer buffer = new TargetBuffer(targetBytes);
+  private Optional<String> written(R response, int tasks) {
+    TargetBuffer buffer = new TargetBuffer(targetBytes, tasks);
     try (JsonGenerator gen = JsonUtil.factory().createGenerator(buffer)) {
       writer.write(response, gen);
     } catch (TargetBuffer.Overflow e) {
@@ -119,12 +119,22 @@ final class WrittenFit<R> implements ResponseFit {
     void write(R response, JsonGenerator gen) throws IOException;
   }
 
-  /** A buffer that refuses to grow past the target. */
+  /**
+   * A buffer that refuses to grow past the target. It starts at what {@code tasks} tasks without
+   * stats usually take (a few hundred bytes each): a buffer doubling from a small start copied
+   * about as many bytes as a response holds, a third of a full scan's allocation on the server.
+   */
   private static final class TargetBuffer extends ByteArrayOutputStream {
+    /** Bytes of a task's JSON without column stats, a little above the usual. */
+    private static final long TASK_BYTES = 384;
+
+    /** The most a buffer starts with, whatever the target; beyond it, it grows as written. */
+    private static final long MAX_START_BYTES = 16 << 20;
+
     private final long targetBytes;
 
-    TargetBuffer(long targetBytes) {
-      super((int) Math.min(targetBytes, 64 * 1024));
+    TargetBuffer(long targetBytes, int tasks) {
+      super((int) Math.min(Math.min(targetBytes, 8192 + TASK_BYTES * tasks), MAX_START_BYTES));
       this.targetBytes = targetBytes;
     }
 
