@@ -6,6 +6,9 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
  * One row of kind {@code breakdown} in {@code summary.json}: where a full scan's time goes, as CPU
  * time by the threads that spent it, medians over the measured scans of one strategy.
  *
+ * @param firstScanMs the wall time of the first scan on a fresh server (client-local: of a fresh
+ *     catalog), before any warmup: it builds the server's block indexes, and compiles what the
+ *     process has not run before; the measured scans find what it left
  * @param wallMs the scan, from {@code planFiles()} to its last task
  * @param clientWorkersCpuMs the client's worker pool: HTTP calls and parsing responses into tasks
  *     (client-local: reading and decoding manifests)
@@ -20,7 +23,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
  * @param serverUsPerTask the server's CPU (planning and HTTP) per task
  */
 @JsonPropertyOrder({
-  "kind", "strategy", "planSize", "layout", "storage", "scans", "cores", "tasks", "wallMs",
+  "kind", "strategy", "planSize", "layout", "storage", "scans", "cores", "tasks", "firstScanMs", "wallMs",
   "clientWorkersCpuMs", "clientCallerCpuMs", "serverPlanningCpuMs", "serverHttpCpuMs", "otherCpuMs",
   "vmCpuMs", "idleMs", "clientParseUsPerTask", "serverUsPerTask"
 })
@@ -33,6 +36,7 @@ record Breakdown(
     int scans,
     int cores,
     long tasks,
+    double firstScanMs,
     double wallMs,
     double clientWorkersCpuMs,
     double clientCallerCpuMs,

@@ -45,6 +45,7 @@ final class BreakdownRun {
 
   BreakdownRun(
       Path warehouse, int planSize, Layout layout, int warmups, int scans, Consumer<String> progress) {
+    Preconditions.checkArgument(warmups > 0, "Invalid warmups, the first scan is one: %s", warmups);
     Preconditions.checkArgument(scans > 0, "Invalid scans: %s", scans);
     this.warehouse = warehouse;
     this.planSize = planSize;
@@ -66,20 +67,20 @@ final class BreakdownRun {
   }
 
   private Breakdown measure(Strategy strategy, TableIdentifier table) {
-    RestFixtureServer server = null;
-    Catalog client;
-    if (strategy == Strategy.CLIENT_LOCAL) {
-      client = Warehouses.open(warehouse, Storage.LOCAL.requestLatency());
-    } else {
-      server = RestFixtureServer.start(ServedBy.settings(strategy, warehouse, Storage.LOCAL));
-      RESTCatalog rest = new RESTCatalog();
-      rest.initialize(
-          "breakdown", Map.of("uri", server.uri().toString(), "scan-planning-mode", "server"));
-      client = rest;
-    }
+    Preconditions.checkArgument(
+        strategy != Strategy.OFFSET_CACHED,
+        "Invalid strategy for a breakdown, its plan cache would answer every scan after the first: %s",
+        strategy);
+    RestFixtureServer server =
+        strategy == Strategy.CLIENT_LOCAL
+            ? null
+            : RestFixtureServer.start(ServedBy.settings(strategy, warehouse, Storage.LOCAL));
     try {
-      for (int i = 0; i < warmups; i++) {
-        scan(client, table);
+      long firstStart = System.nanoTime();
+      scan(server, table);
+      double firstScanMs = (System.nanoTime() - firstStart) / 1e6;
+      for (int i = 1; i < warmups; i++) {
+        scan(server, table);
       }
       List<double[]> samples = new ArrayList<>();
       long tasks = 0;
@@ -87,7 +88,7 @@ final class BreakdownRun {
         Map<String, Long> before = cpuByRole();
         long processBefore = os.getProcessCpuTime();
         long start = System.nanoTime();
-        tasks = scan(client, table);
+        tasks = scan(server, table);
         long wall = System.nanoTime() - start;
         long process = os.getProcessCpuTime() - processBefore;
         Map<String, Long> after = cpuByRole();
@@ -120,6 +121,7 @@ final class BreakdownRun {
           scans,
           cores,
           tasks,
+          firstScanMs,
           wallMs,
           workersMs,
           callerMs,
@@ -131,15 +133,31 @@ final class BreakdownRun {
           1000 * workersMs / Math.max(1, tasks),
           1000 * (planningMs + httpMs) / Math.max(1, tasks));
     } finally {
-      close(client);
       if (server != null) {
         server.close();
       }
     }
   }
 
-  private static long scan(Catalog client, TableIdentifier table) {
-    return TaskCount.of(client.loadTable(table).newScan());
+  /**
+   * One scan with a fresh client, as {@link FullScanBenchmark} times it: the REST catalog on {@code
+   * server}, or the Hadoop catalog planning locally when there is none.
+   */
+  private long scan(RestFixtureServer server, TableIdentifier table) {
+    Catalog client;
+    if (server == null) {
+      client = Warehouses.open(warehouse, Storage.LOCAL.requestLatency());
+    } else {
+      RESTCatalog rest = new RESTCatalog();
+      rest.initialize(
+          "breakdown", Map.of("uri", server.uri().toString(), "scan-planning-mode", "server"));
+      client = rest;
+    }
+    try {
+      return TaskCount.of(client.loadTable(table).newScan());
+    } finally {
+      close(client);
+    }
   }
 
   /** CPU nanoseconds of the live threads, summed by role. */
@@ -201,17 +219,18 @@ final class BreakdownRun {
             + " request handling; VM: garbage collection and compilation; idle: cores × wall not"
             + " spent.\n\n");
     out.append(
-        "| strategy | N | tasks | wall | client workers | caller | server planning | server HTTP"
+        "| strategy | N | tasks | first scan | wall | client workers | caller | server planning | server HTTP"
             + " | other | VM | idle | client µs/task | server µs/task |\n");
-    out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (Breakdown row : rows) {
       out.append(
           String.format(
               Locale.ROOT,
-              "| %s | %,d | %,d | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.1f | %.1f |\n",
+              "| %s | %,d | %,d | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.1f | %.1f |\n",
               row.strategy(),
               row.planSize(),
               row.tasks(),
+              row.firstScanMs(),
               row.wallMs(),
               row.clientWorkersCpuMs(),
               row.clientCallerCpuMs(),

@@ -40,6 +40,9 @@ class ReportCliSmokeTest {
         .extracting(row -> row.get("strategy").asText())
         .containsExactly("default", "reference", "client-local");
     assertThat(breakdown).allSatisfy(row -> assertThat(row.get("tasks").asLong()).isEqualTo(1_000L));
+    assertThat(breakdown)
+        .as("the first scan on a fresh server is timed alone")
+        .allSatisfy(row -> assertThat(row.get("firstScanMs").asDouble()).isPositive());
     assertThat(breakdown.get(0).get("clientWorkersCpuMs").asDouble())
         .as("the client's workers parse every task the server sends")
         .isPositive();
