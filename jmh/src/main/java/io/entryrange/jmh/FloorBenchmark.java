@@ -37,7 +37,6 @@ import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.io.SeekableInputStream;
 import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 import org.apache.iceberg.rest.responses.FetchScanTasksResponse;
-import org.apache.iceberg.rest.responses.FetchScanTasksResponseParser;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -58,10 +57,10 @@ import org.openjdk.jmh.annotations.State;
  * the range's entries with a reader built once (projected to the fields a task carries, so column
  * stats are skipped, not built), builds a task for each live entry in the range with everything
  * derived per scan (schema and spec JSON, residual evaluator, one data-file builder) prepared
- * once, and serializes the response with Iceberg's parser. {@link #range()} redeems the same
- * plan task through the service and takes the JSON a host sends: the response as the service
- * wrote it, with Iceberg's parser, to check it against the response target. The ratio range /
- * floor is what per-call setup, generality and Iceberg's reader cost above the floor.
+ * once, and serializes the response with Iceberg's parser into the UTF-8 bytes a host sends.
+ * {@link #range()} redeems the same plan task through the service and takes the bytes a host
+ * sends: the response as the service wrote it to check it against the response target. The ratio
+ * range / floor is what per-call setup, generality and Iceberg's reader cost above the floor.
  *
  * <p>The block offsets come from one walk of the manifest at setup, as range redemption's warm
  * block index does.
@@ -149,8 +148,8 @@ public class FloorBenchmark extends BenchmarkTable {
   }
 
   @Benchmark
-  public String floor() throws IOException {
-    return FetchScanTasksResponseParser.toJson(
+  public ByteBuffer floor() throws IOException {
+    return PlanServer.utf8(
         FetchScanTasksResponse.builder(table.specs()).withFileScanTasks(floorTasks()).build());
   }
 
@@ -185,7 +184,7 @@ public class FloorBenchmark extends BenchmarkTable {
   }
 
   @Benchmark
-  public String range() {
+  public ByteBuffer range() {
     return server.fetchJson(planTask);
   }
 

@@ -1,5 +1,11 @@
 package io.entryrange.jmh;
 
+import org.apache.iceberg.util.JsonUtil;
+import java.nio.ByteBuffer;
+import java.io.UncheckedIOException;
+import java.io.IOException;
+import java.io.ByteArrayOutputStream;
+import com.fasterxml.jackson.core.JsonGenerator;
 import io.entryrange.planner.DeleteIndexCache;
 import io.entryrange.planner.ManifestIndexCache;
 import io.entryrange.planner.io.CountingFileIO;
@@ -130,17 +136,28 @@ final class PlanServer {
   }
 
   /**
-   * The JSON a host sends for redeeming {@code planTask}: the bytes the service measured against
-   * its response target when it wrote them (as the endpoint sends them), else the response
-   * written with Iceberg's parser.
+   * The JSON a host sends for redeeming {@code planTask}, as UTF-8: the bytes the service measured
+   * against its response target when it wrote them (as the endpoint sends them), else the
+   * response written with Iceberg's parser.
    */
-  String fetchJson(String planTask) {
+  ByteBuffer fetchJson(String planTask) {
     if (strategy == Strategy.REFERENCE) {
-      return FetchScanTasksResponseParser.toJson(fetchResponse(planTask));
+      return utf8(fetchResponse(planTask));
     }
     ScanReply<FetchScanTasksResponse> reply =
         service.fetchScanTasksReply(ident, table, new FetchScanTasksRequest(planTask), CALLER);
-    return reply.json().orElseGet(() -> FetchScanTasksResponseParser.toJson(reply.response()));
+    return reply.jsonUtf8().orElseGet(() -> utf8(reply.response()));
+  }
+
+  /** {@code response} written by Iceberg's parser into UTF-8 bytes, as a host would send it. */
+  static ByteBuffer utf8(FetchScanTasksResponse response) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (JsonGenerator gen = JsonUtil.factory().createGenerator(out)) {
+      FetchScanTasksResponseParser.toJson(response, gen);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return ByteBuffer.wrap(out.toByteArray());
   }
 
   /** Frees the plan's server-side state; only the reference strategy keeps any. */

@@ -1,5 +1,7 @@
 package io.entryrange.token;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
 /**
@@ -7,7 +9,7 @@ import java.util.Optional;
  * target, its compact JSON.
  *
  * <p>Why both: the service measures a response against the target by writing it with Iceberg's
- * parsers, which is most of what serving it costs. A host that sends {@link #json()} sends the
+ * parsers, which is most of what serving it costs. A host that sends {@link #jsonUtf8()} sends the
  * bytes that were measured instead of writing the response a second time; a host with its own
  * serializer uses {@link #response()}.
  *
@@ -15,9 +17,12 @@ import java.util.Optional;
  */
 public final class ScanReply<R> {
   private final R response;
-  private final String json;
+  private final byte[] json;
 
-  ScanReply(R response, String json) {
+  /**
+   * @param json the response's JSON as UTF-8, which this reply then owns; null when not written
+   */
+  ScanReply(R response, byte[] json) {
     this.response = response;
     this.json = json;
   }
@@ -28,11 +33,18 @@ public final class ScanReply<R> {
   }
 
   /**
-   * The response written as Iceberg's REST serializers write it (compact JSON), or empty when the
-   * service did not write it: no target check wrote this exact response (a single entry larger
-   * than the target, say), so the host writes {@link #response()} itself, within its own limit.
+   * The response written as Iceberg's REST serializers write it (compact JSON, UTF-8), read-only,
+   * or empty when the service did not write it: no target check wrote this exact response (a
+   * single entry larger than the target, say), so the host writes {@link #response()} itself,
+   * within its own limit. Why bytes: they are what was measured and what goes on the wire; a
+   * host that sends them skips decoding the JSON into a string and encoding it again.
    */
+  public Optional<ByteBuffer> jsonUtf8() {
+    return json == null ? Optional.empty() : Optional.of(ByteBuffer.wrap(json).asReadOnlyBuffer());
+  }
+
+  /** {@link #jsonUtf8()} as a string, for a host whose framework takes one. */
   public Optional<String> json() {
-    return Optional.ofNullable(json);
+    return json == null ? Optional.empty() : Optional.of(new String(json, StandardCharsets.UTF_8));
   }
 }

@@ -6,7 +6,6 @@ import io.entryrange.planner.ResponseFit;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.BiFunction;
@@ -36,7 +35,7 @@ final class WrittenFit<R> implements ResponseFit {
   private List<FileScanTask> keptTasks;
   private List<String> keptPlanTasks;
   private R keptResponse;
-  private String keptJson;
+  private byte[] keptJson;
 
   /**
    * @param encoder the handouts as plan task strings, empty when the codec cannot carry one: such
@@ -62,7 +61,7 @@ final class WrittenFit<R> implements ResponseFit {
       return true;
     }
     R response = builder.apply(tasks, planTasks.get());
-    Optional<String> json = written(response, tasks.size());
+    Optional<byte[]> json = written(response, tasks.size());
     if (json.isPresent()) {
       keptTasks = tasks;
       keptPlanTasks = planTasks.get();
@@ -101,7 +100,7 @@ final class WrittenFit<R> implements ResponseFit {
   }
 
   /** The response's JSON, or empty once it passes the target. */
-  private Optional<String> written(R response, int tasks) {
+  private Optional<byte[]> written(R response, int tasks) {
     TargetBuffer buffer = new TargetBuffer(targetBytes, tasks);
     try (JsonGenerator gen = JsonUtil.factory().createGenerator(buffer)) {
       writer.write(response, gen);
@@ -110,7 +109,7 @@ final class WrittenFit<R> implements ResponseFit {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return Optional.of(buffer.toString(StandardCharsets.UTF_8));
+    return Optional.of(buffer.toByteArray());
   }
 
   /** Writes one response with a generator; Iceberg's response parsers' {@code toJson}. */

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -78,6 +79,11 @@ class WrittenFitTest {
     ScanReply<PlanTableScanResponse> reply = fit.reply(new ArrayList<>(tasks), PLAN_TASKS);
 
     assertThat(reply.json()).contains(PlanTableScanResponseParser.toJson(reply.response()));
+    assertThat(reply.jsonUtf8())
+        .as("the bytes a host sends")
+        .contains(
+            ByteBuffer.wrap(
+                PlanTableScanResponseParser.toJson(reply.response()).getBytes(StandardCharsets.UTF_8)));
     assertThat(reply.response().fileScanTasks()).hasSize(tasks.size());
     assertThat(reply.response().planTasks()).isEqualTo(PLAN_TASKS);
   }

@@ -9,6 +9,7 @@ import io.entryrange.token.ScanPlanningService;
 import io.entryrange.token.ScanReply;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
@@ -188,12 +189,15 @@ public final class PlanningEndpoint {
    * written here when the service did not write it; either way refused past {@code
    * max-response-bytes}.
    */
-  private <R> String json(ScanReply<R> reply, ResponseWriter<R> writer) {
+  private <R> ByteBuffer json(ScanReply<R> reply, ResponseWriter<R> writer) {
     return reply
-        .json()
+        .jsonUtf8()
         .map(json -> BoundedJson.checked(json, maxResponseBytes))
         .orElseGet(
-            () -> BoundedJson.write(gen -> writer.write(reply.response(), gen), maxResponseBytes));
+            () ->
+                ByteBuffer.wrap(
+                    BoundedJson.writeUtf8(
+                        gen -> writer.write(reply.response(), gen), maxResponseBytes)));
   }
 
   /** Iceberg's {@code toJson} for one response type. */
