@@ -232,7 +232,8 @@ public final class ScanPlanningService implements AutoCloseable {
         issuer.encoded(ident, carried, redeemed.handouts())
             .orElseThrow(
                 () -> rejected(trace, RejectionReason.UNKNOWN_SPAN, "span too large to hand out"));
-    ScanReply<FetchScanTasksResponse> reply = fit.reply(redeemed.tasks(), children);
+    ScanReply<FetchScanTasksResponse> reply =
+        fit.reply(redeemed.tasks(), children).redeeming(planTask.kind());
     listener.redeemed(planTask.kind(), trace.event(redeemed.entriesDecoded()));
     return reply;
   }

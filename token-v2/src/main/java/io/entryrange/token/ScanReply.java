@@ -18,13 +18,24 @@ import java.util.Optional;
 public final class ScanReply<R> {
   private final R response;
   private final byte[] json;
+  private final PlanTaskKind redeemed;
 
   /**
    * @param json the response's JSON as UTF-8, which this reply then owns; null when not written
    */
   ScanReply(R response, byte[] json) {
+    this(response, json, null);
+  }
+
+  private ScanReply(R response, byte[] json, PlanTaskKind redeemed) {
     this.response = response;
     this.json = json;
+    this.redeemed = redeemed;
+  }
+
+  /** This reply as the redemption of a plan task of {@code kind}. */
+  ScanReply<R> redeeming(PlanTaskKind kind) {
+    return new ScanReply<>(response, json, kind);
   }
 
   /** The response, as the service's {@code planTableScan} and {@code fetchScanTasks} return it. */
@@ -46,5 +57,14 @@ public final class ScanReply<R> {
   /** {@link #jsonUtf8()} as a string, for a host whose framework takes one. */
   public Optional<String> json() {
     return json == null ? Optional.empty() : Optional.of(new String(json, StandardCharsets.UTF_8));
+  }
+
+  /**
+   * For a {@code /tasks} reply, the kind of plan task redeemed; empty for a plan reply. Why here:
+   * a host that logs the kind would otherwise decode the plan task a second time (signature check
+   * and JSON parse) for a label the service already knew.
+   */
+  public Optional<PlanTaskKind> redeemedKind() {
+    return Optional.ofNullable(redeemed);
   }
 }

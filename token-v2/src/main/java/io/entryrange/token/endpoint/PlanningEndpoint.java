@@ -1,10 +1,7 @@
 package io.entryrange.token.endpoint;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import io.entryrange.token.FanOutPlanTask;
-import io.entryrange.token.OffsetPlanTask;
-import io.entryrange.token.PlanTask;
-import io.entryrange.token.RangePlanTask;
+import io.entryrange.token.PlanTaskKind;
 import io.entryrange.token.ScanPlanningService;
 import io.entryrange.token.ScanReply;
 import java.io.IOException;
@@ -169,11 +166,7 @@ public final class PlanningEndpoint {
     return PlanningReply.ok(json(reply, PlanTableScanResponseParser::toJson));
   }
 
-  /**
-   * Redeems a plan task and names its kind for the host's log. The service does not say which kind
-   * it redeemed, so the plan task is decoded once more for the label: microseconds, against the
-   * milliseconds of reading manifests.
-   */
+  /** Redeems a plan task and names its kind for the host's log, as the service redeemed it. */
   private PlanningReply tasks(PlanningRoute route, String body, String principal) {
     Table table = load(route);
     FetchScanTasksRequest request = RestJson.read(body, FetchScanTasksRequestParser::fromJson);
@@ -181,7 +174,7 @@ public final class PlanningEndpoint {
         service.fetchScanTasksReply(route.identifier(), table, request, principal);
     return PlanningReply.redeemed(
         json(reply, FetchScanTasksResponseParser::toJson),
-        service.decode(request.planTask()).map(PlanningEndpoint::kind).orElse(null));
+        reply.redeemedKind().map(PlanningEndpoint::kind).orElse(null));
   }
 
   /**
@@ -207,15 +200,12 @@ public final class PlanningEndpoint {
   }
 
   /** A plan task's kind as logs and metrics name it. */
-  static String kind(PlanTask planTask) {
-    if (planTask instanceof RangePlanTask) {
-      return "range";
-    } else if (planTask instanceof FanOutPlanTask) {
-      return "fan-out";
-    } else if (planTask instanceof OffsetPlanTask) {
-      return "offset";
-    }
-    throw new IllegalStateException("Unknown plan task kind: " + planTask.getClass());
+  static String kind(PlanTaskKind kind) {
+    return switch (kind) {
+      case RANGE -> "range";
+      case FAN_OUT -> "fan-out";
+      case OFFSET -> "offset";
+    };
   }
 
   /** The route's table; metadata tables are not planned here (REST clients plan those). */

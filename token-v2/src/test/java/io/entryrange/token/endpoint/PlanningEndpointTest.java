@@ -4,15 +4,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.entryrange.token.CodecMode;
 import io.entryrange.token.ScanPlanningService;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.iceberg.AppendFiles;
+import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.NotFoundException;
@@ -144,6 +151,58 @@ class PlanningEndpointTest {
     assertThat(ErrorResponses.isUnexpected(reply.failure())).isFalse();
     assertThat(ErrorResponses.isUnexpected(new IllegalStateException("bug"))).isTrue();
     assertThat(ErrorResponses.of(new IllegalStateException("bug")).code()).isEqualTo(500);
+  }
+
+  /**
+   * The host's log names the kind of plan task each {@code /tasks} request redeemed, as the
+   * service redeemed it (the endpoint does not decode the plan task again to find out).
+   */
+  @Test
+  void namesTheKindOfEachPlanTaskRedeemed() {
+    Table table = catalog.loadTable(TABLE);
+    AppendFiles append = table.newAppend();
+    for (int i = 0; i < 8; i += 1) {
+      append.appendFile(
+          DataFiles.builder(table.spec())
+              .withPath("/wh/db/t/data/f" + i + ".parquet")
+              .withFormat(FileFormat.PARQUET)
+              .withFileSizeInBytes(10)
+              .withRecordCount(1)
+              .build());
+    }
+    append.commit();
+    assertThat(redeemedKinds(CodecMode.AUTO, 0)).containsOnly("range");
+    assertThat(redeemedKinds(CodecMode.OFFSET, 0)).containsOnly("offset");
+    assertThat(redeemedKinds(CodecMode.AUTO, 2)).containsOnly("fan-out");
+  }
+
+  /** The kind the endpoint names for each plan task of a plan in one-entry batches. */
+  private List<String> redeemedKinds(CodecMode mode, int fanOutWidth) {
+    PlanningEndpoint batched =
+        PlanningEndpoint.builder(
+                ScanPlanningService.builder()
+                    .mode(mode)
+                    .batchSize(1)
+                    .fanOutWidth(fanOutWidth)
+                    .build(),
+                (prefix, ident) -> catalog.loadTable(ident))
+            .build();
+    PlanningReply plan =
+        batched.answer(route(PlanningRoute.Kind.PLAN, null), null, new byte[] {'{', '}'});
+    assertThat(plan.planTaskKind()).isNull();
+    List<String> kinds = new ArrayList<>();
+    for (JsonNode planTask : json(plan).path("plan-tasks")) {
+      PlanningReply tasks =
+          batched.answer(
+              route(PlanningRoute.Kind.TASKS, null),
+              null,
+              ("{\"plan-task\":\"" + planTask.asText() + "\"}")
+                  .getBytes(StandardCharsets.UTF_8));
+      assertThat(tasks.status()).as(tasks.json()).isEqualTo(200);
+      kinds.add(tasks.planTaskKind());
+    }
+    assertThat(kinds).isNotEmpty();
+    return kinds;
   }
 
   @Test
