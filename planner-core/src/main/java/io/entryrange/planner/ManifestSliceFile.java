@@ -100,55 +100,26 @@ final class ManifestSliceFile implements InputFile {
   }
 
   /** Maps virtual positions to the header in memory or to the real file's block bytes. */
-  private final class SliceStream extends SeekableInputStream {
-    private long position = 0;
+  private final class SliceStream extends PositionedStream {
     private SeekableInputStream body = null;
     private long bodyPosition = -1;
     private byte[] buffered = null;
 
-    @Override
-    public long getPos() {
-      return position;
+    SliceStream() {
+      super(getLength());
     }
 
     @Override
-    public void seek(long newPos) {
-      Preconditions.checkArgument(
-          newPos >= 0 && newPos <= getLength(), "Invalid seek position: %s", newPos);
-      this.position = newPos;
-    }
-
-    @Override
-    public int read() throws IOException {
-      byte[] one = new byte[1];
-      int read = read(one, 0, 1);
-      return read < 0 ? -1 : one[0] & 0xFF;
-    }
-
-    @Override
-    public int read(byte[] buffer, int offset, int length) throws IOException {
-      if (length == 0) {
-        return 0;
-      }
-      long remaining = getLength() - position;
-      if (remaining <= 0) {
-        return -1;
-      }
-      int wanted = (int) Math.min(length, remaining);
-      int read;
+    int readAt(long position, byte[] buffer, int offset, int count) throws IOException {
       if (position < header.length) {
-        read = Math.min(wanted, header.length - (int) position);
+        int read = Math.min(count, header.length - (int) position);
         System.arraycopy(header, (int) position, buffer, offset, read);
-      } else {
-        read = readBody(buffer, offset, wanted);
+        return read;
       }
-      if (read > 0) {
-        position += read;
-      }
-      return read;
+      return readBody(position, buffer, offset, count);
     }
 
-    private int readBody(byte[] buffer, int offset, int length) throws IOException {
+    private int readBody(long position, byte[] buffer, int offset, int length) throws IOException {
       long target = bodyStart + (position - header.length);
       if (buffered == null && body == null && bodyEnd - bodyStart <= MAX_BUFFERED_BYTES) {
         buffered = readBytes(manifest, bodyStart, bodyEnd);

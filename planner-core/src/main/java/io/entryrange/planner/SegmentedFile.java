@@ -69,36 +69,13 @@ final class SegmentedFile implements InputFile {
   }
 
   /** Reads across the windows; a position maps to a window by walking them (there are few). */
-  private final class Stream extends SeekableInputStream {
-    private long position = 0;
-
-    @Override
-    public long getPos() {
-      return position;
+  private final class Stream extends PositionedStream {
+    Stream() {
+      super(length);
     }
 
     @Override
-    public void seek(long newPos) {
-      Preconditions.checkArgument(
-          newPos >= 0 && newPos <= length, "Invalid seek position: %s", newPos);
-      this.position = newPos;
-    }
-
-    @Override
-    public int read() {
-      byte[] one = new byte[1];
-      int read = read(one, 0, 1);
-      return read < 0 ? -1 : one[0] & 0xFF;
-    }
-
-    @Override
-    public int read(byte[] buffer, int offset, int count) {
-      if (count == 0) {
-        return 0;
-      }
-      if (position >= length) {
-        return -1;
-      }
+    int readAt(long position, byte[] buffer, int offset, int count) {
       long start = 0;
       for (Window window : windows) {
         long end = start + window.length();
@@ -106,12 +83,11 @@ final class SegmentedFile implements InputFile {
           int from = (int) (position - start);
           int read = Math.min(count, window.length() - from);
           System.arraycopy(window.bytes(), window.offset() + from, buffer, offset, read);
-          position += read;
           return read;
         }
         start = end;
       }
-      return -1;
+      throw new IllegalStateException("Position " + position + " past the windows of " + location);
     }
 
     @Override
