@@ -112,8 +112,9 @@ final class LongRunReport {
         "The floor reads and inflates only the overlapping Avro blocks, steps over the entries "
             + "before the range, decodes the range's entries with a reader built once and projected "
             + "to what a task carries, builds the tasks with everything per "
-            + "scan prepared once, and serializes with Iceberg's parser; `FloorBenchmark` checks at "
-            + "setup that both return the same tasks.\n\n");
+            + "scan prepared once, and serializes with Iceberg's parser into the UTF-8 bytes a host "
+            + "sends; range redemption returns the bytes the service sends; `FloorBenchmark` checks "
+            + "at setup that both return the same tasks.\n\n");
     out.append(
         "ms [95% interval over forks]; range ÷ floor round by round, geometric mean [95% interval]\n\n");
     out.append("| N | batch | floor | range | range ÷ floor |\n|---:|---|---:|---:|---:|\n");
