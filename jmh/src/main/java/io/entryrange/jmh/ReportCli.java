@@ -81,9 +81,6 @@ public final class ReportCli implements Callable<Integer> {
               + " merge-on-read-1pct,merge-on-read-10pct.")
   private List<String> layouts;
 
-  /** Unmeasured full scans before a breakdown's, to warm the JIT and the caches. */
-  private static final int BREAKDOWN_WARMUPS = 3;
-
   @Option(
       names = "--catalog",
       paramLabel = "FILE",
@@ -163,10 +160,10 @@ public final class ReportCli implements Callable<Integer> {
                     tables,
                     config.breakdownPlanSize(),
                     Layout.LARGE_MANIFESTS,
-                    BREAKDOWN_WARMUPS,
+                    Math.max(1, config.singleShotWarmups()),
                     config.singleShots(),
                     what -> step(start, what))
-                .run(List.of(Strategy.DEFAULT, Strategy.REFERENCE, Strategy.CLIENT_LOCAL));
+                .run(List.of(Strategy.DEFAULT, Strategy.CLIENT_LOCAL));
       }
       phase(start, "JMH, " + config.forks() + " forks, config " + config.name());
       ArrayNode raw = runJmh(config, tables, start);
