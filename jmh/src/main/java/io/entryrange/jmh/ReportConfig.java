@@ -49,7 +49,6 @@ record ReportConfig(
     List<Batch> middle = List.of(Batch.MIDDLE);
     List<JmhRun> runs = new ArrayList<>(middleRedemptions(ends, largest));
     runs.add(fanOutPlans(Layout.LARGE_MANIFESTS, ends).inRounds(HEADLINE_ROUNDS));
-    runs.add(plan(Storage.LOCAL, Layout.LARGE_MANIFESTS, largest));
     runs.add(defaultFullScans(Storage.LOCAL, Layout.LARGE_MANIFESTS, largest).inRounds(HEADLINE_ROUNDS));
     runs.addAll(mergeOnRead(ends));
     runs.add(floor(largest, middle).inRounds(HEADLINE_ROUNDS));
