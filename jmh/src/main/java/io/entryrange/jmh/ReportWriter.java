@@ -69,7 +69,7 @@ final class ReportWriter {
         String.format(
             Locale.ROOT,
             "- JMH: the runs behind the headlines in %d interleaved rounds of one fork per parameter combination,"
-                + " the others one fork; %d x 1 s warmup for range redemption's headline rounds, merge-on-read range and the floor, %d x %s warmup,"
+                + " the others one fork; %d x 1 s warmup for the headline rounds of range redemption and fan-out plan calls, merge-on-read range and the floor, %d x %s warmup,"
                 + " %d x %s measurement (average time) for the rest; full scans single-shot, %d warmup + %d measured;"
                 + " `-prof gc`. A time in brackets is its 95%% interval over forks; a time without was timed in one fork\n",
             ReportConfig.HEADLINE_ROUNDS,
