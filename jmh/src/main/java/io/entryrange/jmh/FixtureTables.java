@@ -51,6 +51,7 @@ final class FixtureTables {
         .commits(1)
         .manifestTargetBytes(layout.manifestTargetBytes())
         .seed(SEED)
+        .seededSnapshotIds(true)
         .create(catalog, id);
   }
 }

@@ -118,6 +118,7 @@ final class MemoryRun {
                   .commits(settings.snapshots())
                   .shape(Shape.PLAIN)
                   .seed(t)
+                  .seededSnapshotIds(true)
                   .create(catalog, ident);
       for (Snapshot snapshot : table.snapshots()) {
         PlanTableScanRequest request =

@@ -52,6 +52,7 @@ final class S3Probe {
             .dataFiles(planSize)
             .manifestTargetBytes(layout.manifestTargetBytes())
             .shape(Shape.PLAIN)
+            .seededSnapshotIds(true)
             .create(catalog, id);
         storage.latency(Duration.ofMillis(LATENCY_MS));
         for (Strategy strategy : STRATEGIES) {
