@@ -31,7 +31,7 @@ import org.jfree.data.xy.YIntervalSeriesCollection;
  * Log axes because the claim under test is about growth: a line that stays flat across three
  * decades of plan size is the point, and zero cannot be drawn on a log axis, so strategies that
  * read nothing are left off the bytes chart and named in its subtitle. Times carry their 95%
- * interval over forks as error bars, so a reader sees which differences are larger than the noise;
+ * repeat interval over forks as error bars, so a reader sees which differences are larger than the noise;
  * a point timed in one fork has none.
  */
 final class Charts {

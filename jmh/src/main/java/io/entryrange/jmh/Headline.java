@@ -6,7 +6,7 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 
 /**
  * One row of the report's headline table and of kind {@code headline} in {@code summary.json}: a
- * question the project answers, the figure that answers it with its 95% interval, and the target.
+ * question the project answers, the figure that answers it with its 95% repeat interval, and the target.
  *
  * @param question what the row answers, the same in every run (the key {@code diff} matches on)
  * @param figure what was measured, where and at which plan size

@@ -53,10 +53,12 @@ final class Headlines {
     out.append("## Headlines\n\n");
     out.append(
         "Each ratio is taken round by round between two cells timed in the same interleaved rounds (one JMH fork"
-            + " per cell per round), and summarized as the geometric mean of the rounds with a 95% Student t"
-            + " interval on the log scale; a time is the mean of its forks with a 95% t interval. Counts are exact."
+            + " per cell per round), and summarized as the geometric mean of the rounds with a 95% Student t repeat"
+            + " interval on the log scale; a time is the mean of its forks with a 95% t repeat interval. A repeat"
+            + " interval is where a rerun's figure lands 95 times in 100: the confidence interval for the mean"
+            + " widened by the square root of 2. Counts are exact."
             + " A target counts as met only when the whole interval is on its side.\n\n");
-    out.append("| question | figure | value [95% interval] | target | verdict |\n|---|---|---:|---:|---|\n");
+    out.append("| question | figure | value [95% repeat interval] | target | verdict |\n|---|---|---:|---:|---|\n");
     headlines.forEach(headline -> out.append(headline.row()));
     out.append('\n');
     return out.toString();

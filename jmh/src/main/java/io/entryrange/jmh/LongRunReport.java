@@ -116,7 +116,7 @@ final class LongRunReport {
             + "sends; range redemption returns the bytes the service sends; `FloorBenchmark` checks "
             + "at setup that both return the same tasks.\n\n");
     out.append(
-        "ms [95% interval over forks]; range ÷ floor round by round, geometric mean [95% interval]\n\n");
+        "ms [95% repeat interval over forks]; range ÷ floor round by round, geometric mean [95% repeat interval]\n\n");
     out.append("| N | batch | floor | range | range ÷ floor |\n|---:|---|---:|---:|---:|\n");
     for (Measurement base : bases) {
       floors.stream()
@@ -208,7 +208,7 @@ final class LongRunReport {
 
   /**
    * One line per strategy against concurrent clients; with several rounds, each point is the mean
-   * of the rounds with its 95% interval as an error bar.
+   * of the rounds with its 95% repeat interval as an error bar.
    */
   private static Path loadChart(
       List<LoadResult> load, String endpoint, String title, String yLabel, ToDoubleFunction<LoadResult> metric, Path file) {

@@ -16,13 +16,14 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code ReportCli diff A/summary.json B/summary.json}: every cell both runs measured, its figure
- * and 95% interval in each, the change, and whether the change is beyond noise.
+ * and 95% repeat interval in each, the change, and whether the change is beyond noise.
  *
- * <p>Beyond noise means the two 95% intervals share no value. Why that test and not a narrower
- * one: with three forks a side, an interval from the spread of forks is itself uncertain, and the
- * question the diff answers is whether a rerun of the same commit may show the other figure; two
- * disjoint intervals say it may not. Counts are exact, so any change in a count is flagged. A cell
- * timed in one fork has no interval and is never flagged.
+ * <p>Beyond noise means one run's figure lies outside the other run's repeat interval, either way
+ * round. Why that test: the repeat interval is where a rerun of the same commit lands 95 times in
+ * 100 ({@link Interval}), so a figure outside it is one a rerun would rarely show; asking it both
+ * ways round keeps the test from depending on which run happened to have the narrower spread.
+ * Counts are exact, so any change in a count is flagged. A cell timed in one fork has no interval
+ * and is never flagged.
  */
 @Command(
     name = "diff",
@@ -44,7 +45,7 @@ final class ReportDiff implements Callable<Integer> {
     }
 
     boolean beyondNoise() {
-      return before.disjointFrom(after);
+      return before.excludesEither(after);
     }
   }
 
@@ -74,7 +75,7 @@ final class ReportDiff implements Callable<Integer> {
   static String render(List<Change> changes, String before, String after) {
     StringBuilder out = new StringBuilder();
     out.append("A: ").append(before).append('\n').append("B: ").append(after).append("\n\n");
-    out.append("| cell | A [95% interval] | B [95% interval] | B ÷ A | beyond noise |\n|---|---:|---:|---:|---|\n");
+    out.append("| cell | A [95% repeat interval] | B [95% repeat interval] | B ÷ A | beyond noise |\n|---|---:|---:|---:|---|\n");
     for (Change change : changes) {
       out.append(
           String.format(
@@ -91,7 +92,7 @@ final class ReportDiff implements Callable<Integer> {
     out.append(
         String.format(
             Locale.ROOT,
-            "%n%d shared cells, %d changed beyond noise (disjoint 95%% intervals), %d of them headlines.%n",
+            "%n%d shared cells, %d changed beyond noise (a figure outside the other run's 95%% repeat interval), %d of them headlines.%n",
             changes.size(),
             changed,
             headlines));

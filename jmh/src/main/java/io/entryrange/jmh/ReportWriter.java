@@ -71,7 +71,7 @@ final class ReportWriter {
             "- JMH: the runs behind the headlines in %d interleaved rounds of one fork per parameter combination,"
                 + " the others one fork; %d x 1 s warmup for the headline rounds of range redemption and fan-out plan calls, merge-on-read range and the floor, %d x %s warmup,"
                 + " %d x %s measurement (average time) for the rest; full scans single-shot, %d warmup + %d measured;"
-                + " `-prof gc`. A time in brackets is its 95%% interval over forks; a time without was timed in one fork\n",
+                + " `-prof gc`. A time in brackets is its 95%% repeat interval over forks; a time without was timed in one fork\n",
             ReportConfig.HEADLINE_ROUNDS,
             ReportConfig.STEADY_WARMUPS,
             config.warmupIterations(),
@@ -166,7 +166,7 @@ final class ReportWriter {
       String storage = group.get(1);
       List<String> strategies = strategiesOf(kind, layout, storage);
       out.append("## ").append(title).append(", ").append(layout).append(", ").append(storage).append("\n\n");
-      out.append("ms per operation [95% interval over forks] (ratio to range, of the means)\n\n");
+      out.append("ms per operation [95% repeat interval over forks] (ratio to range, of the means)\n\n");
       header(kind, strategies, false);
       for (List<Object> row : rows(kind, layout, storage)) {
         out.append(rowLabel(row));

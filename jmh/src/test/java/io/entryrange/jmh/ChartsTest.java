@@ -62,7 +62,7 @@ class ChartsTest {
 
     assertThat(series.getYValue(0)).isEqualTo(2.0);
     assertThat(series.getYLowValue(0)).as("a bar below zero cannot be drawn on a log axis").isEqualTo(2.0);
-    assertThat(series.getYHighValue(0)).isCloseTo(4.484138, org.assertj.core.data.Offset.offset(1e-6));
+    assertThat(series.getYHighValue(0)).isCloseTo(5.513101, org.assertj.core.data.Offset.offset(1e-6));
     assertThat(series.getYLowValue(1)).isEqualTo(1.5);
     assertThat(series.getYHighValue(1)).isEqualTo(2.5);
     assertThat(series.getYLowValue(2)).isEqualTo(7.0);

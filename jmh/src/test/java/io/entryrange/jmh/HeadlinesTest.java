@@ -15,8 +15,8 @@ class HeadlinesTest {
             redemption("range", 1_000, 1.0, 2.0, 3.0),
             // N = 100,000 over N = 1,000, round by round: 1.2, 1.2, 1.2
             redemption("range", 100_000, 1.2, 2.4, 3.6),
-            // offset over range at N = 100,000: 500, 250, 1,000 -> geometric mean 500
-            redemption("offset", 100_000, 600, 600, 3600));
+            // offset over range at N = 100,000: 1,000, 500, 2,000 -> geometric mean 1,000
+            redemption("offset", 100_000, 1200, 1200, 7200));
 
     List<Headline> headlines = Headlines.of(rows, List.of(), List.of());
 
@@ -26,10 +26,10 @@ class HeadlinesTest {
     assertThat(flat.high() - flat.low()).as("drift on both sides cancels").isCloseTo(0, within(1e-9));
     assertThat(headlines.get(0).verdict()).isEqualTo("met");
     Interval offset = headlines.get(1).value();
-    assertThat(offset.estimate()).isCloseTo(500, within(1e-6));
-    // logs of 500, 250, 1000: sd ln 2, half-width 4.302653 ln 2 / sqrt(3) = 1.721873
-    assertThat(offset.low()).isCloseTo(500 * Math.exp(-1.721873), within(1e-3));
-    assertThat(headlines.get(1).verdict()).as("89 to 2,800, all at least 50").isEqualTo("met");
+    assertThat(offset.estimate()).isCloseTo(1000, within(1e-6));
+    // logs of 1,000, 500, 2,000: sd ln 2, repeat half-width 4.302653 ln 2 sqrt(2 / 3) = 2.435096
+    assertThat(offset.low()).isCloseTo(1000 * Math.exp(-2.435096), within(1e-3));
+    assertThat(headlines.get(1).verdict()).as("88 to 11,400, all at least 50").isEqualTo("met");
   }
 
   @Test

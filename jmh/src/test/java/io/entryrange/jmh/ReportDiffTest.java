@@ -8,11 +8,12 @@ import org.junit.jupiter.api.Test;
 
 class ReportDiffTest {
   @Test
-  void flagsOnlyCellsWhoseIntervalsAreDisjoint() throws Exception {
+  void flagsOnlyCellsWithAFigureOutsideTheOtherRunsInterval() throws Exception {
     JsonNode before =
         ReportCli.JSON.readTree(
             array(
                 headline("Redemption flat in N", 1.1, 1.0, 1.2),
+                headline("Plan call flat in N", 1.0, 0.9, 1.1),
                 headline("Load", 0.9, 0.8, 1.0),
                 timed("range", 100000, "[1.0, 1.1, 0.9]"),
                 timed("offset", 100000, "[500.0]"),
@@ -22,6 +23,7 @@ class ReportDiffTest {
         ReportCli.JSON.readTree(
             array(
                 headline("Redemption flat in N", 1.15, 1.05, 1.25),
+                headline("Plan call flat in N", 1.25, 1.05, 1.45),
                 headline("Load", 1.5, 1.3, 1.7),
                 timed("range", 100000, "[1.05, 1.0, 1.1]"),
                 timed("offset", 100000, "[900.0]"),
@@ -33,19 +35,23 @@ class ReportDiffTest {
         .extracting(ReportDiff.Change::cell)
         .containsExactly(
             "headline: Redemption flat in N: figure",
+            "headline: Plan call flat in N: figure",
             "headline: Load: figure",
             "redemption range N=100,000 large-manifests middle local, ms",
             "redemption offset N=100,000 large-manifests middle local, ms",
             "redemption reference N=100,000 large-manifests middle local, ms");
     assertThat(changes)
         .extracting(ReportDiff.Change::beyondNoise)
-        .as("overlapping, disjoint, overlapping, one fork (no interval), disjoint")
-        .containsExactly(false, true, false, false, true);
-    assertThat(changes.get(3).ratio()).isEqualTo(1.8);
+        .as("each inside the other, overlapping but 1.25 outside [0.9, 1.1], apart, each inside the other,"
+            + " one fork (no interval), apart")
+        .containsExactly(false, true, true, false, false, true);
+    assertThat(changes.get(4).ratio()).isEqualTo(1.8);
     String rendered = ReportDiff.render(changes, "a", "b");
     assertThat(rendered)
         .contains("| headline: Load: figure | 0.900 [0.800, 1.00] | 1.50 [1.30, 1.70] | ×1.67 | **changed** |")
-        .contains("5 shared cells, 2 changed beyond noise (disjoint 95% intervals), 1 of them headlines.");
+        .contains(
+            "6 shared cells, 3 changed beyond noise (a figure outside the other run's 95% repeat interval),"
+                + " 2 of them headlines.");
   }
 
   @Test
