@@ -54,7 +54,7 @@ final class Headlines {
     out.append(
         "Each ratio is taken round by round between two cells timed in the same interleaved rounds (one JMH fork"
             + " per cell per round), and summarized as the geometric mean of the rounds with a 95% Student t repeat"
-            + " interval on the log scale; a time is the mean of its forks with a 95% t repeat interval. A repeat"
+            + " interval on the log scale; a time is the geometric mean of its forks with a 95% t repeat interval on the log scale. A repeat"
             + " interval is where a rerun's figure lands 95 times in 100: the confidence interval for the mean"
             + " widened by the square root of 2. Counts are exact."
             + " A target counts as met only when the whole interval is on its side.\n\n");

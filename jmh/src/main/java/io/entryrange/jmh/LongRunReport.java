@@ -226,7 +226,7 @@ final class LongRunReport {
       }
       byClients.forEach(
           (clients, values) ->
-              Charts.addPoint(series, clients, Interval.ofMean(values.stream().mapToDouble(Double::doubleValue).toArray())));
+              Charts.addPoint(series, clients, Interval.ofPositive(values.stream().mapToDouble(Double::doubleValue).toArray())));
       dataset.addSeries(series);
     }
     JFreeChart chart =

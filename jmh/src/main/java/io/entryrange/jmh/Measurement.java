@@ -79,12 +79,12 @@ record Measurement(
     if (forksMs == null || forksMs.isEmpty()) {
       return msPerOp == null ? Optional.empty() : Optional.of(new Interval(msPerOp, Double.NaN, Double.NaN, 1));
     }
-    return Optional.of(Interval.ofMean(forksMs.stream().mapToDouble(Double::doubleValue).toArray()));
+    return Optional.of(Interval.ofPositive(forksMs.stream().mapToDouble(Double::doubleValue).toArray()));
   }
 
   /**
    * This row's time over {@code base}'s: round by round when both were timed in the same rounds
-   * (the same number of forks, in round order), otherwise the ratio of the means without an
+   * (the same number of forks, in round order), otherwise the ratio of the (geometric) means without an
    * interval.
    */
   Interval timeRatioTo(Measurement base) {
@@ -93,7 +93,9 @@ record Measurement(
           forksMs.stream().mapToDouble(Double::doubleValue).toArray(),
           base.forksMs().stream().mapToDouble(Double::doubleValue).toArray());
     }
-    return new Interval(msPerOp / base.msPerOp(), Double.NaN, Double.NaN, 1);
+    double time = msInterval().map(Interval::estimate).orElse(msPerOp);
+    double baseTime = base.msInterval().map(Interval::estimate).orElse(base.msPerOp());
+    return new Interval(time / baseTime, Double.NaN, Double.NaN, 1);
   }
 
   /** Whether rows of this kind are per batch. */

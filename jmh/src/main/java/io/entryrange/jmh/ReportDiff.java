@@ -138,7 +138,7 @@ final class ReportDiff implements Callable<Integer> {
       }
     }
     load.forEach(
-        (key, rates) -> cells.put(key, new Cell(false, Interval.ofMean(rates.stream().mapToDouble(Double::doubleValue).toArray()))));
+        (key, rates) -> cells.put(key, new Cell(false, Interval.ofPositive(rates.stream().mapToDouble(Double::doubleValue).toArray()))));
     return cells;
   }
 
@@ -161,6 +161,6 @@ final class ReportDiff implements Callable<Integer> {
     }
     List<Double> values = new ArrayList<>();
     forks.forEach(fork -> values.add(fork.asDouble()));
-    return Interval.ofMean(values.stream().mapToDouble(Double::doubleValue).toArray());
+    return Interval.ofPositive(values.stream().mapToDouble(Double::doubleValue).toArray());
   }
 }

@@ -166,7 +166,7 @@ final class ReportWriter {
       String storage = group.get(1);
       List<String> strategies = strategiesOf(kind, layout, storage);
       out.append("## ").append(title).append(", ").append(layout).append(", ").append(storage).append("\n\n");
-      out.append("ms per operation [95% repeat interval over forks] (ratio to range, of the means)\n\n");
+      out.append("ms per operation [95% repeat interval over forks] (ratio to range, of the geometric means)\n\n");
       header(kind, strategies, false);
       for (List<Object> row : rows(kind, layout, storage)) {
         out.append(rowLabel(row));

@@ -32,6 +32,27 @@ class IntervalTest {
     assertThat(interval.format()).isEqualTo("0.900");
   }
 
+  /**
+   * A time's interval stays above zero however far its forks spread: forks of 100, 900 and 1,600
+   * ms had a linear interval reaching to -1,770 ms. Their logs have mean 6.2618 (geometric mean
+   * 524.1 ms) and sd 1.46322; the repeat half-width 3.513101 x 1.46322 = 5.14044 gives
+   * [3.069, 89,520] ms.
+   */
+  @Test
+  void aTimesIntervalIsOnTheLogScaleAndNeverBelowZero() {
+    Measurement spread =
+        new Measurement(
+            Measurement.REDEMPTION, "offset", 100_000, "large-manifests", "middle", "local",
+            866.7, null, null, null, null, null, java.util.List.of(100.0, 900.0, 1_600.0),
+            CatalogTable.GENERATED);
+
+    Interval interval = spread.msInterval().orElseThrow();
+
+    assertThat(interval.estimate()).isCloseTo(524.15, within(0.01));
+    assertThat(interval.low()).isGreaterThan(0).isCloseTo(3.069, within(0.001));
+    assertThat(interval.high()).isCloseTo(89_520, within(1.0));
+  }
+
   @Test
   void pairedRatioIsTheGeometricMeanWithALogScaleInterval() {
     // per-round ratios 2, 4, 8: logs ln 2 x (1, 2, 3), mean 2 ln 2 (ratio 4), sd ln 2, repeat
