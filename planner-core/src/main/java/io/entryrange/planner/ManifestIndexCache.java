@@ -118,13 +118,15 @@ public final class ManifestIndexCache {
    */
   SnapshotManifests manifests(Table table, Snapshot snapshot, FileIO io) {
     String list = snapshot.manifestListLocation();
-    if (list == null) {
-      return SnapshotManifests.load(snapshot, io);
-    }
-    return AsyncLoads.get(
-        manifestLists,
-        new ListKey(TableKey.of(table), snapshot.snapshotId(), list),
-        () -> SnapshotManifests.load(snapshot, io));
+    SnapshotManifests manifests =
+        list == null
+            ? SnapshotManifests.load(snapshot, io)
+            : AsyncLoads.get(
+                manifestLists,
+                new ListKey(TableKey.of(table), snapshot.snapshotId(), list),
+                () -> SnapshotManifests.load(snapshot, io));
+    manifests.requireSpecs(table.specs());
+    return manifests;
   }
 
   ManifestBlockIndex blockIndex(TableKey table, ManifestFile manifest, FileIO io) {

@@ -2,6 +2,7 @@ package io.entryrange.planner;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.ExecutorService;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.IncrementalAppendScan;
@@ -85,11 +86,12 @@ public final class ScanRequests {
    */
   public static TableScan toScan(Table table, PlanTableScanRequest request) {
     Preconditions.checkArgument(!isIncremental(request), "Invalid request, incremental: %s", request);
+    Schema schema = schemaOf(table, request.snapshotId());
     TableScan scan = table.newScan();
     if (request.snapshotId() != null) {
       scan = scan.useSnapshot(request.snapshotId());
     }
-    return configure(scan, schemaOf(table, request.snapshotId()), request);
+    return configure(scan, schema, request);
   }
 
   /** Like {@link #toScan}, and an append scan over (start, end] for an incremental request. */
@@ -186,10 +188,27 @@ public final class ScanRequests {
     return columns;
   }
 
-  /** The schema a non-incremental scan of that snapshot binds to, as {@code useSnapshot} picks it. */
+  /**
+   * The schema a non-incremental scan of that snapshot binds to, as {@code useSnapshot} picks it.
+   *
+   * @throws DamagedManifestException when the snapshot names a schema the table's metadata does
+   *     not hold (a commit around the catalog removed it): Iceberg's own lookup fails with an
+   *     {@code IllegalStateException} that names neither the table's fault nor the snapshot
+   */
   public static Schema schemaOf(Table table, Long snapshotId) {
-    return snapshotId != null && table.snapshot(snapshotId) != null
-        ? SnapshotUtil.schemaFor(table, snapshotId)
-        : table.schema();
+    Snapshot snapshot = snapshotId == null ? null : table.snapshot(snapshotId);
+    if (snapshot == null) {
+      return table.schema();
+    }
+    Integer schemaId = snapshot.schemaId();
+    if (schemaId != null && !table.schemas().containsKey(schemaId)) {
+      throw new DamagedManifestException(
+          String.format(
+              Locale.ROOT,
+              "Snapshot %d names schema %d, which the table's metadata does not hold",
+              snapshotId,
+              schemaId));
+    }
+    return SnapshotUtil.schemaFor(table, snapshotId);
   }
 }

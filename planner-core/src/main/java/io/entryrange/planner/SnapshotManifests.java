@@ -1,10 +1,12 @@
 package io.entryrange.planner;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.apache.iceberg.ManifestFile;
+import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.io.FileIO;
 
@@ -27,6 +29,31 @@ record SnapshotManifests(
                 Collectors.toUnmodifiableMap(
                     ManifestFile::path, Function.identity(), (first, second) -> first));
     return new SnapshotManifests(snapshot, data, deletes, byLocation);
+  }
+
+  /**
+   * Checks that every manifest's partition spec is one the table's metadata holds, on every use:
+   * the list is cached, the metadata is not, and a commit around the catalog may remove a spec
+   * its manifests were written with. Iceberg's readers then fail with a null spec, which names
+   * neither the manifest nor the table's fault.
+   *
+   * @throws DamagedManifestException naming the first manifest whose spec is missing
+   */
+  void requireSpecs(Map<Integer, PartitionSpec> specs) {
+    for (List<ManifestFile> manifests : List.of(dataManifests, deleteManifests)) {
+      for (ManifestFile manifest : manifests) {
+        if (!specs.containsKey(manifest.partitionSpecId())) {
+          throw new DamagedManifestException(
+              String.format(
+                  Locale.ROOT,
+                  "Manifest %s of snapshot %d is written with partition spec %d, which the table's"
+                      + " metadata does not hold",
+                  manifest.path(),
+                  snapshot.snapshotId(),
+                  manifest.partitionSpecId()));
+        }
+      }
+    }
   }
 
   /**

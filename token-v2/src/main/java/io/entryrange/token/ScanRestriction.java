@@ -1,9 +1,9 @@
 package io.entryrange.token;
 
+import io.entryrange.planner.ScanRequests;
 import java.util.List;
 import java.util.Set;
 import org.apache.iceberg.Schema;
-import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
@@ -69,10 +69,7 @@ public record ScanRestriction(Expression rowFilter, Set<String> columns, boolean
    * snapshot's scan is not given columns that snapshot does not have.
    */
   private static Schema boundSchema(Table table, PlanTableScanRequest requested) {
-    Snapshot snapshot =
-        requested.snapshotId() == null ? null : table.snapshot(requested.snapshotId());
-    Integer schemaId = snapshot == null ? null : snapshot.schemaId();
-    return schemaId == null ? table.schema() : table.schemas().get(schemaId);
+    return ScanRequests.schemaOf(table, requested.snapshotId());
   }
 
   private List<String> permitted(List<String> names) {

@@ -98,8 +98,12 @@ public final class ErrorResponses {
   private static Optional<ErrorResponse> mapped(Exception failure) {
     for (Mapping mapping : MAPPINGS) {
       if (mapping.type().isInstance(failure)) {
-        return Optional.of(
-            error(mapping.status(), mapping.type().getSimpleName(), failure.getMessage()));
+        // an exception without a message (Guava's, a FileIO's refusal) still names what it is
+        String message =
+            failure.getMessage() != null
+                ? failure.getMessage()
+                : failure.getClass().getSimpleName() + " without a message";
+        return Optional.of(error(mapping.status(), mapping.type().getSimpleName(), message));
       }
     }
     return Optional.empty();

@@ -154,6 +154,21 @@ class PlanningEndpointTest {
   }
 
   /**
+   * Every mapped error names its cause, even when the exception carries no message (Guava's and
+   * some FileIOs' refusals): a commit refused that way answered {@code "message": null}.
+   */
+  @Test
+  void anErrorWithoutAMessageIsStillNamed() {
+    for (Exception failure :
+        List.of(
+            new UnsupportedOperationException(), new IllegalArgumentException())) {
+      assertThat(ErrorResponses.of(failure).message())
+          .as("%s", failure)
+          .isEqualTo(failure.getClass().getSimpleName() + " without a message");
+    }
+  }
+
+  /**
    * The host's log names the kind of plan task each {@code /tasks} request redeemed, as the
    * service redeemed it (the endpoint does not decode the plan task again to find out).
    */
