@@ -15,6 +15,10 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  * @param batches the batches to redeem; empty for benchmarks other than redemption
  * @param rounds how many times the whole run is repeated, one fork per combination each time, so
  *     that the combinations it compares take turns ({@link ForkRounds}) and each gets an interval
+ * @param turnsWithNext whether this run's rounds alternate with the next run's, round by round, so
+ *     that a ratio between a cell of each is paired as within one run. Why: a run times the cross
+ *     product of its lists, and a headline pair is not always one (range at two plan sizes, offset
+ *     only at the largest); two runs taking turns time exactly the cells the headlines read.
  */
 record JmhRun(
     String kind,
@@ -23,7 +27,8 @@ record JmhRun(
     List<Integer> planSizes,
     List<Strategy> strategies,
     List<Batch> batches,
-    int rounds) {
+    int rounds,
+    boolean turnsWithNext) {
 
   JmhRun {
     Preconditions.checkArgument(rounds >= 1, "Invalid rounds for a %s run: %s", kind, rounds);
@@ -52,12 +57,18 @@ record JmhRun(
       List<Integer> planSizes,
       List<Strategy> strategies,
       List<Batch> batches) {
-    this(kind, storage, layout, planSizes, strategies, batches, 1);
+    this(kind, storage, layout, planSizes, strategies, batches, 1, false);
   }
 
   /** This run repeated in {@code count} interleaved rounds. */
   JmhRun inRounds(int count) {
-    return new JmhRun(kind, storage, layout, planSizes, strategies, batches, count);
+    return new JmhRun(kind, storage, layout, planSizes, strategies, batches, count, turnsWithNext);
+  }
+
+  /** This run with its rounds alternating with the next run's ({@code turnsWithNext}). */
+  JmhRun takingTurnsWithNext() {
+    Preconditions.checkArgument(rounds > 1, "Invalid run to take turns, one round: %s", describe());
+    return new JmhRun(kind, storage, layout, planSizes, strategies, batches, rounds, true);
   }
 
   Class<?> benchmark() {
@@ -128,6 +139,7 @@ record JmhRun(
         + " "
         + strategies.stream().map(Strategy::label).toList()
         + (batches.isEmpty() ? "" : " " + batches.stream().map(Batch::label).toList())
-        + (rounds == 1 ? "" : ", " + rounds + " rounds");
+        + (rounds == 1 ? "" : ", " + rounds + " rounds")
+        + (turnsWithNext ? ", taking turns with the next run" : "");
   }
 }

@@ -81,12 +81,15 @@ final class LoadRun {
   }
 
   /**
-   * Every (endpoint, clients) cell for each strategy, one server per strategy and round; the
-   * strategies take turns within each round, so that a ratio between two of them can be taken
-   * round by round with the machine's drift on both sides.
+   * Every {@code /tasks} cell (one per client count) for each strategy in each of {@code rounds},
+   * and every {@code /plan} cell in the last {@code planRounds} of them; one server per strategy
+   * and round. The strategies take turns within each round, so that a ratio between two of them
+   * can be taken round by round with the machine's drift on both sides.
    */
-  List<LoadResult> run(List<Strategy> strategies, int rounds) {
+  List<LoadResult> run(List<Strategy> strategies, int rounds, int planRounds) {
     Preconditions.checkArgument(rounds >= 1, "Invalid load rounds: %s", rounds);
+    Preconditions.checkArgument(
+        planRounds >= 0 && planRounds <= rounds, "Invalid plan rounds, %s of %s", planRounds, rounds);
     FixtureTables.ensure(warehouse, planSize, layout);
     String table = tablePath(FixtureTables.id(planSize, layout));
     if (!bounds.serverWarmup().isZero()) {
@@ -97,7 +100,7 @@ final class LoadRun {
     List<LoadResult> results = new ArrayList<>();
     for (int round = 0; round < rounds; round += 1) {
       for (Strategy strategy : strategies) {
-        results.addAll(serve(strategy, table, round));
+        results.addAll(serve(strategy, table, round, round >= rounds - planRounds));
       }
     }
     return results;
@@ -119,7 +122,7 @@ final class LoadRun {
     }
   }
 
-  private List<LoadResult> serve(Strategy strategy, String table, int round) {
+  private List<LoadResult> serve(Strategy strategy, String table, int round, boolean plans) {
     List<LoadResult> results = new ArrayList<>();
     try (RestFixtureServer server =
         RestFixtureServer.start(ServedBy.settings(strategy, warehouse, Storage.LOCAL))) {
@@ -130,7 +133,7 @@ final class LoadRun {
         results.add(cell(strategy, round, LoadResult.TASKS, tasks, fetches, clients, null));
       }
       URI cancel = strategy == Strategy.REFERENCE ? server.uri().resolve(table + "/plan/") : null;
-      for (int clients : bounds.clients()) {
+      for (int clients : plans ? bounds.clients() : List.<Integer>of()) {
         results.add(cell(strategy, round, LoadResult.PLAN, plan, List.of("{}"), clients, cancel));
       }
     }

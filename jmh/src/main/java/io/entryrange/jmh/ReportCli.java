@@ -151,7 +151,7 @@ public final class ReportCli implements Callable<Integer> {
         phase(start, "load over loopback HTTP, N=" + longRuns.loadPlanSize());
         load =
             new LoadRun(tables, longRuns.loadPlanSize(), Layout.LARGE_MANIFESTS, longRuns.load(), what -> step(start, what))
-                .run(longRuns.loadStrategies(), longRuns.loadRounds());
+                .run(longRuns.loadStrategies(), longRuns.loadRounds(), longRuns.loadPlanRounds());
         phase(start, "memory over a long run of redemptions");
         memory = new MemoryRun(tables, longRuns.memory(), what -> step(start, what)).run();
         phase(start, "where a full scan's time goes, by thread");
@@ -344,8 +344,8 @@ public final class ReportCli implements Callable<Integer> {
     int started = 0;
     Path result = Files.createTempFile(out, "jmh-run-", ".json");
     try (PrintStream log = new PrintStream(Files.newOutputStream(out.resolve("jmh.log")), true, StandardCharsets.UTF_8)) {
-      for (JmhRun run : config.runs()) {
-        step(start, "run: " + run.describe());
+      for (List<JmhRun> turns : takingTurns(config.runs())) {
+        turns.forEach(run -> step(start, "run: " + run.describe()));
         ProgressFormat progress =
             new ProgressFormat(
                 OutputFormatFactory.createFormatInstance(log, VerboseMode.NORMAL),
@@ -353,18 +353,39 @@ public final class ReportCli implements Callable<Integer> {
                 config.forks(),
                 started,
                 start);
-        List<JsonNode> rounds = new ArrayList<>();
-        for (int round = 0; round < config.timing(run).forks(); round += 1) {
-          new Runner(options(config, run, tables, result, params), progress).run();
-          rounds.add(JSON.readTree(result.toFile()));
+        List<List<JsonNode>> rounds = new ArrayList<>();
+        turns.forEach(run -> rounds.add(new ArrayList<>()));
+        for (int round = 0; round < config.timing(turns.get(0)).forks(); round += 1) {
+          for (int i = 0; i < turns.size(); i += 1) {
+            new Runner(options(config, turns.get(i), tables, result, params), progress).run();
+            rounds.get(i).add(JSON.readTree(result.toFile()));
+          }
         }
         started = progress.started();
-        ForkRounds.merge(rounds).forEach(all::add);
+        rounds.forEach(run -> ForkRounds.merge(run).forEach(all::add));
       }
     } finally {
       Files.deleteIfExists(result);
     }
     return all;
+  }
+
+  /**
+   * {@code runs} in groups whose rounds alternate ({@link JmhRun#turnsWithNext}): each run alone,
+   * or with the runs after it that it takes turns with.
+   */
+  static List<List<JmhRun>> takingTurns(List<JmhRun> runs) {
+    List<List<JmhRun>> groups = new ArrayList<>();
+    List<JmhRun> group = new ArrayList<>();
+    for (JmhRun run : runs) {
+      group.add(run);
+      if (!run.turnsWithNext()) {
+        groups.add(List.copyOf(group));
+        group.clear();
+      }
+    }
+    Preconditions.checkArgument(group.isEmpty(), "Invalid runs, the last takes turns with none: %s", group);
+    return groups;
   }
 
   private static org.openjdk.jmh.runner.options.Options options(

@@ -17,8 +17,10 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * {@value #HEADLINE_ROUNDS} interleaved rounds: range and offset redemption of the middle batch at
  * N = 1,000 and 100,000, fan-out plan calls at both sizes, the default full scan next to the
  * reference and client-local planning at N = 100,000, merge-on-read range at both sizes, and the
- * floor. Offset-cached and the reference's redemption, the flat plan calls, range-cold and offset
- * on merge-on-read get one fork at N = 100,000 for the detail tables. Full keeps the wide sweep:
+ * floor; offset redemption is in those rounds only at N = 100,000, where the headline reads it
+ * (range's rounds and offset's take turns, {@link JmhRun#turnsWithNext}). Offset at N = 1,000 gets
+ * one fork, for the detail table and the chart; offset-cached and the reference's redemption,
+ * range-cold and offset on merge-on-read one fork at N = 100,000. Full keeps the wide sweep:
  * N up to 1,000,000, every batch, both layouts, the simulated store, every full scan (offset only
  * up to 10,000 files: a full scan re-plans once per plan task), the sparse merge-on-read layout,
  * with the same runs in rounds; about an hour and a half on 2 cores. Smoke is for the pipeline
@@ -36,6 +38,18 @@ record ReportConfig(
     int singleShots,
     List<JmhRun> runs) {
 
+  ReportConfig {
+    runs = List.copyOf(runs);
+    for (int i = 0; i < runs.size(); i += 1) {
+      JmhRun run = runs.get(i);
+      Preconditions.checkArgument(
+          !run.turnsWithNext() || (i + 1 < runs.size() && runs.get(i + 1).rounds() == run.rounds()),
+          "Invalid %s report, a run takes turns with no next run of as many rounds: %s",
+          name,
+          run.describe());
+    }
+  }
+
   /** Offset full scans beyond this plan size would run for many minutes per scan. */
   static final int OFFSET_FULL_SCAN_MAX = 10_000;
 
@@ -47,7 +61,7 @@ record ReportConfig(
     List<Integer> ends = List.of(1_000, 100_000);
     List<Integer> largest = List.of(100_000);
     List<Batch> middle = List.of(Batch.MIDDLE);
-    List<JmhRun> runs = new ArrayList<>(middleRedemptions(ends, largest));
+    List<JmhRun> runs = new ArrayList<>(headlineRedemptions(ends, largest));
     runs.add(fanOutPlans(Layout.LARGE_MANIFESTS, ends).inRounds(HEADLINE_ROUNDS));
     runs.add(defaultFullScans(Storage.LOCAL, Layout.LARGE_MANIFESTS, largest).inRounds(HEADLINE_ROUNDS));
     runs.addAll(mergeOnRead(ends));
@@ -109,12 +123,10 @@ record ReportConfig(
     List<Integer> sizes = List.of(1_000);
     List<JmhRun> runs =
         List.of(
-            redemption(
-                    Storage.LOCAL,
-                    Layout.LARGE_MANIFESTS,
-                    sizes,
-                    List.of(Strategy.RANGE, Strategy.OFFSET),
-                    List.of(Batch.LAST))
+            redemption(Storage.LOCAL, Layout.LARGE_MANIFESTS, sizes, List.of(Strategy.RANGE), List.of(Batch.LAST))
+                .inRounds(2)
+                .takingTurnsWithNext(),
+            redemption(Storage.LOCAL, Layout.LARGE_MANIFESTS, sizes, List.of(Strategy.OFFSET), List.of(Batch.LAST))
                 .inRounds(2),
             new JmhRun(
                 Measurement.E2E,
@@ -208,8 +220,8 @@ record ReportConfig(
    * redemption still completes at least once) to keep the quick run's budget.
    *
    * <p>Rows that compare warm range redemption with itself (the floor's two rows, the
-   * merge-on-read runs of range alone, the headline's range-and-offset rounds and its fan-out plan
-   * rounds, whose N = 100,000 figures are compared with N = 1,000) warm up for at least {@value #STEADY_WARMUPS} x 1 s
+   * merge-on-read runs of range alone, the headline's redemption rounds (offset's too, as its
+   * ratio to range is read round by round) and its fan-out plan rounds, whose N = 100,000 figures are compared with N = 1,000) warm up for at least {@value #STEADY_WARMUPS} x 1 s
    * and measure 3 x 1 s (not in the pipeline's smoke run). Why: range redemption reaches its
    * steady state late. After the quick run's 3 x 1 s it was still getting faster (floor row:
    * warmups 4.16, 1.92, 1.49 ms, then 1.29, 1.09, 1.15 ms measured; merge-on-read at N = 100,000
@@ -224,13 +236,10 @@ record ReportConfig(
         Measurement.REDEMPTION.equals(run.kind())
             && run.layout().isMergeOnRead()
             && run.strategies().equals(List.of(Strategy.RANGE));
-    boolean headlineRange =
-        Measurement.REDEMPTION.equals(run.kind())
-            && run.strategies().contains(Strategy.RANGE)
-            && run.rounds() > 1;
+    boolean headlineRedemption = Measurement.REDEMPTION.equals(run.kind()) && run.rounds() > 1;
     boolean headlinePlans = Measurement.PLAN.equals(run.kind()) && run.rounds() > 1;
     boolean steady =
-        (mergeOnReadRange || headlineRange || headlinePlans || Measurement.FLOOR.equals(run.kind()))
+        (mergeOnReadRange || headlineRedemption || headlinePlans || Measurement.FLOOR.equals(run.kind()))
             && !"smoke".equals(name);
     int forks = run.rounds();
     if (steady && warmupIterations < STEADY_WARMUPS) {
@@ -332,6 +341,26 @@ record ReportConfig(
             .inRounds(HEADLINE_ROUNDS),
         redemption(
             Storage.LOCAL, Layout.LARGE_MANIFESTS, detail, List.of(Strategy.OFFSET_CACHED, Strategy.REFERENCE), middle));
+  }
+
+  /**
+   * Redemption of the middle batch on local disk, large manifests, as the quick report's headlines
+   * read it: range at {@code ends} and offset at {@code largest} in rounds taking turns (range flat
+   * in N, offset ÷ range), offset at the other sizes in one fork, offset-cached and the reference
+   * at {@code largest} in one fork.
+   */
+  private static List<JmhRun> headlineRedemptions(List<Integer> ends, List<Integer> largest) {
+    List<Batch> middle = List.of(Batch.MIDDLE);
+    List<Integer> smaller = ends.stream().filter(size -> !largest.contains(size)).toList();
+    return List.of(
+        redemption(Storage.LOCAL, Layout.LARGE_MANIFESTS, ends, List.of(Strategy.RANGE), middle)
+            .inRounds(HEADLINE_ROUNDS)
+            .takingTurnsWithNext(),
+        redemption(Storage.LOCAL, Layout.LARGE_MANIFESTS, largest, List.of(Strategy.OFFSET), middle)
+            .inRounds(HEADLINE_ROUNDS),
+        redemption(Storage.LOCAL, Layout.LARGE_MANIFESTS, smaller, List.of(Strategy.OFFSET), middle),
+        redemption(
+            Storage.LOCAL, Layout.LARGE_MANIFESTS, largest, List.of(Strategy.OFFSET_CACHED, Strategy.REFERENCE), middle));
   }
 
   private static JmhRun plan(Storage storage, Layout layout, List<Integer> sizes) {

@@ -69,6 +69,22 @@ class ReportCliSmokeTest {
     assertThat(s3Range.get(1).get("filesOpened").asLong()).as("warm GETs of the manifest").isEqualTo(1L);
     JsonNode raw = ReportCli.JSON.readTree(out.resolve("jmh-result.json").toFile());
     assertThat(raw).hasSize(6);
-    assertThat(Files.size(out.resolve("jmh.log"))).isPositive();
+    List<JsonNode> redemptions = new ArrayList<>();
+    raw.forEach(
+        row -> {
+          if (row.get("benchmark").asText().endsWith("RedemptionBenchmark.redeem")) {
+            redemptions.add(row);
+          }
+        });
+    assertThat(redemptions)
+        .extracting(row -> row.at("/params/strategy").asText())
+        .containsExactly("range", "offset");
+    assertThat(redemptions)
+        .allSatisfy(row -> assertThat(row.at("/primaryMetric/rawData")).as("forks").hasSize(2));
+    // range's rounds and offset's take turns: one fork of each, then the next
+    assertThat(Files.readAllLines(out.resolve("jmh.log")))
+        .filteredOn(line -> line.startsWith("# Parameters:") && line.contains("batch = last") && line.contains("strategy = "))
+        .extracting(line -> line.replaceAll(".*strategy = ([a-z-]+).*", "$1"))
+        .containsExactly("range", "offset", "range", "offset");
   }
 }
