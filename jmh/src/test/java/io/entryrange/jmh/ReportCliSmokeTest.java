@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -29,13 +30,7 @@ class ReportCliSmokeTest {
     assertThat(summary).isNotEmpty();
     assertThat(summary.findValuesAsText("kind"))
         .contains("headline", "redemption", "e2e", "replicas", "floor", "load", "memory", "breakdown");
-    List<JsonNode> breakdown = new ArrayList<>();
-    summary.forEach(
-        row -> {
-          if (row.path("kind").asText().equals("breakdown")) {
-            breakdown.add(row);
-          }
-        });
+    List<JsonNode> breakdown = rows(summary, row -> row.path("kind").asText().equals("breakdown"));
     assertThat(breakdown)
         .extracting(row -> row.get("strategy").asText())
         .containsExactly("default", "client-local");
@@ -57,25 +52,17 @@ class ReportCliSmokeTest {
             assertThat(row.get("source").asText()).as("%s", row).isEqualTo("generated");
           }
         });
-    List<JsonNode> s3Range = new ArrayList<>();
-    summary.forEach(
-        row -> {
-          if (row.path("storage").asText().startsWith("s3-") && row.path("strategy").asText().equals("range")) {
-            s3Range.add(row);
-          }
-        });
+    List<JsonNode> s3Range =
+        rows(
+            summary,
+            row -> row.path("storage").asText().startsWith("s3-") && row.path("strategy").asText().equals("range"));
     assertThat(s3Range).extracting(row -> row.get("storage").asText()).containsExactly("s3-cold", "s3-warm");
     assertThat(s3Range.get(0).get("filesOpened").asLong()).as("cold GETs of the manifest").isBetween(1L, 2L);
     assertThat(s3Range.get(1).get("filesOpened").asLong()).as("warm GETs of the manifest").isEqualTo(1L);
     JsonNode raw = ReportCli.JSON.readTree(out.resolve("jmh-result.json").toFile());
     assertThat(raw).hasSize(6);
-    List<JsonNode> redemptions = new ArrayList<>();
-    raw.forEach(
-        row -> {
-          if (row.get("benchmark").asText().endsWith("RedemptionBenchmark.redeem")) {
-            redemptions.add(row);
-          }
-        });
+    List<JsonNode> redemptions =
+        rows(raw, row -> row.get("benchmark").asText().endsWith("RedemptionBenchmark.redeem"));
     assertThat(redemptions)
         .extracting(row -> row.at("/params/strategy").asText())
         .containsExactly("range", "offset");
@@ -86,5 +73,16 @@ class ReportCliSmokeTest {
         .filteredOn(line -> line.startsWith("# Parameters:") && line.contains("batch = last") && line.contains("strategy = "))
         .extracting(line -> line.replaceAll(".*strategy = ([a-z-]+).*", "$1"))
         .containsExactly("range", "offset", "range", "offset");
+  }
+
+  private static List<JsonNode> rows(JsonNode array, Predicate<JsonNode> keep) {
+    List<JsonNode> kept = new ArrayList<>();
+    array.forEach(
+        row -> {
+          if (keep.test(row)) {
+            kept.add(row);
+          }
+        });
+    return kept;
   }
 }
