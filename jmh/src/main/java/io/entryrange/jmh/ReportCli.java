@@ -344,7 +344,7 @@ public final class ReportCli implements Callable<Integer> {
     int started = 0;
     Path result = Files.createTempFile(out, "jmh-run-", ".json");
     try (PrintStream log = new PrintStream(Files.newOutputStream(out.resolve("jmh.log")), true, StandardCharsets.UTF_8)) {
-      for (List<JmhRun> turns : takingTurns(config.runs())) {
+      for (List<JmhRun> turns : config.turns()) {
         turns.forEach(run -> step(start, "run: " + run.describe()));
         ProgressFormat progress =
             new ProgressFormat(
@@ -368,24 +368,6 @@ public final class ReportCli implements Callable<Integer> {
       Files.deleteIfExists(result);
     }
     return all;
-  }
-
-  /**
-   * {@code runs} in groups whose rounds alternate ({@link JmhRun#turnsWithNext}): each run alone,
-   * or with the runs after it that it takes turns with.
-   */
-  static List<List<JmhRun>> takingTurns(List<JmhRun> runs) {
-    List<List<JmhRun>> groups = new ArrayList<>();
-    List<JmhRun> group = new ArrayList<>();
-    for (JmhRun run : runs) {
-      group.add(run);
-      if (!run.turnsWithNext()) {
-        groups.add(List.copyOf(group));
-        group.clear();
-      }
-    }
-    Preconditions.checkArgument(group.isEmpty(), "Invalid runs, the last takes turns with none: %s", group);
-    return groups;
   }
 
   private static org.openjdk.jmh.runner.options.Options options(

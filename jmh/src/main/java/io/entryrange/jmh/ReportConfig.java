@@ -50,6 +50,23 @@ record ReportConfig(
     }
   }
 
+  /**
+   * The runs in groups whose rounds alternate ({@link JmhRun#turnsWithNext}): each run alone, or
+   * with the runs after it that it takes turns with, in order.
+   */
+  List<List<JmhRun>> turns() {
+    List<List<JmhRun>> groups = new ArrayList<>();
+    List<JmhRun> group = new ArrayList<>();
+    for (JmhRun run : runs) {
+      group.add(run);
+      if (!run.turnsWithNext()) {
+        groups.add(List.copyOf(group));
+        group.clear();
+      }
+    }
+    return groups;
+  }
+
   /** Offset full scans beyond this plan size would run for many minutes per scan. */
   static final int OFFSET_FULL_SCAN_MAX = 10_000;
 
@@ -221,8 +238,9 @@ record ReportConfig(
    *
    * <p>Rows that compare warm range redemption with itself (the floor's two rows, the
    * merge-on-read runs of range alone, the headline's redemption rounds (offset's too, as its
-   * ratio to range is read round by round) and its fan-out plan rounds, whose N = 100,000 figures are compared with N = 1,000) warm up for at least {@value #STEADY_WARMUPS} x 1 s
-   * and measure 3 x 1 s (not in the pipeline's smoke run). Why: range redemption reaches its
+   * ratio to range is read round by round) and its fan-out plan rounds, whose N = 100,000 figures
+   * are compared with N = 1,000) warm up for at least {@value #STEADY_WARMUPS} x 1 s and measure
+   * 3 x 1 s (not in the pipeline's smoke run). Why: range redemption reaches its
    * steady state late. After the quick run's 3 x 1 s it was still getting faster (floor row:
    * warmups 4.16, 1.92, 1.49 ms, then 1.29, 1.09, 1.15 ms measured; merge-on-read at N = 100,000
    * after 2 x 1 s: 2.01, 1.62, 1.26 ms measured; the headline's N = 1,000 middle batch, 3.63,

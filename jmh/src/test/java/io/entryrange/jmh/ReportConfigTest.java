@@ -13,7 +13,7 @@ class ReportConfigTest {
 
   @Test
   void quickTimesOffsetInRoundsOnlyWhereTheHeadlineReadsIt() {
-    List<List<JmhRun>> groups = ReportCli.takingTurns(ReportConfig.quick().runs());
+    List<List<JmhRun>> groups = ReportConfig.quick().turns();
     List<JmhRun> first = groups.get(0);
 
     assertThat(first).extracting(JmhRun::strategies).containsExactly(List.of(Strategy.RANGE), List.of(Strategy.OFFSET));
@@ -44,7 +44,7 @@ class ReportConfigTest {
     assertThatThrownBy(() -> run(Strategy.RANGE).takingTurnsWithNext())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("one round");
-    assertThat(ReportCli.takingTurns(config(List.of(range, run(Strategy.OFFSET).inRounds(3))).runs()))
+    assertThat(config(List.of(range, run(Strategy.OFFSET).inRounds(3))).turns())
         .singleElement()
         .satisfies(group -> assertThat(group).hasSize(2));
   }
