@@ -3,22 +3,30 @@ package io.entryrange.planner;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.io.FileIO;
 
 /**
- * A pinned snapshot with its manifest list read once: the data and delete manifests, and the data
- * manifests by location so a plan task's ranges can be checked against them.
+ * A pinned snapshot with its manifest list read once: the data and delete manifests, the data
+ * manifests by location so a plan task's ranges can be checked against them, and the partition
+ * specs all of them are written with.
+ *
+ * @param specIds the partition spec ids of every manifest: usually one or two however many
+ *     manifests there are, so the check on every use ({@link #requireSpecs}) costs a lookup per
+ *     spec, not per manifest
  */
 record SnapshotManifests(
     Snapshot snapshot,
     List<ManifestFile> dataManifests,
     List<ManifestFile> deleteManifests,
-    Map<String, ManifestFile> dataByLocation) {
+    Map<String, ManifestFile> dataByLocation,
+    Set<Integer> specIds) {
 
   static SnapshotManifests load(Snapshot snapshot, FileIO io) {
     List<ManifestFile> data = List.copyOf(snapshot.dataManifests(io));
@@ -28,7 +36,11 @@ record SnapshotManifests(
             .collect(
                 Collectors.toUnmodifiableMap(
                     ManifestFile::path, Function.identity(), (first, second) -> first));
-    return new SnapshotManifests(snapshot, data, deletes, byLocation);
+    Set<Integer> specIds =
+        Stream.concat(data.stream(), deletes.stream())
+            .map(ManifestFile::partitionSpecId)
+            .collect(Collectors.toUnmodifiableSet());
+    return new SnapshotManifests(snapshot, data, deletes, byLocation, specIds);
   }
 
   /**
@@ -40,6 +52,9 @@ record SnapshotManifests(
    * @throws DamagedManifestException naming the first manifest whose spec is missing
    */
   void requireSpecs(Map<Integer, PartitionSpec> specs) {
+    if (specs.keySet().containsAll(specIds)) {
+      return;
+    }
     for (List<ManifestFile> manifests : List.of(dataManifests, deleteManifests)) {
       for (ManifestFile manifest : manifests) {
         if (!specs.containsKey(manifest.partitionSpecId())) {

@@ -8,8 +8,10 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.apache.iceberg.IcebergBuild;
 import org.apache.iceberg.ManifestContent;
 import org.apache.iceberg.ManifestFile;
@@ -24,7 +26,11 @@ class FallbackCheckTest {
   private static SnapshotManifests manifests(List<ManifestFile> data, List<ManifestFile> deletes) {
     Map<String, ManifestFile> byPath =
         data.stream().collect(Collectors.toMap(ManifestFile::path, Function.identity()));
-    return new SnapshotManifests(null, data, deletes, byPath);
+    Set<Integer> specIds =
+        Stream.concat(data.stream(), deletes.stream())
+            .map(ManifestFile::partitionSpecId)
+            .collect(Collectors.toSet());
+    return new SnapshotManifests(null, data, deletes, byPath, specIds);
   }
 
   @Test
