@@ -90,20 +90,24 @@ record ReportConfig(
         3,
         TimeValue.seconds(1),
         FULL_SCAN_WARMUPS,
-        2,
+        FULL_SCANS,
         runs);
   }
 
   /**
-   * Unmeasured full scans before the measured ones in each fork of the quick report. Why four: a
-   * full scan through the server compiles the server's and the client's paths over several scans;
-   * in forks of two warmups the measured scans were still getting faster (default: 5.0, 2.7, then
-   * 1.9, 1.5, 1.6 s; the reference 10.3, 6.7, then 5.5, 4.5, 4.7 s) while client-local had
-   * settled by its second (1.0, 0.43, then 0.40, 0.35, 0.36 s), so the ratio measured compilation.
-   * Four, with two measured scans per fork, is what the main job's 15 minutes hold: five took it to
-   * 15 min 10 s.
+   * Unmeasured full scans before the measured one in each fork of the quick report. Why six: a
+   * full scan through the server compiles the server's and the client's paths in one JVM on two
+   * cores, and the compiler was still busy through the scans measured after four warmups (the
+   * default's forks at scans five and six: 2.1 then 1.9 s, 2.0 then 1.6 s, 1.5 then 1.4 s, and
+   * still falling by about a tenth a scan; the compilers' CPU was 1 to 2 s a scan there and fell
+   * below 0.5 s only after ten), while client-local had settled by its third scan. So the ratio to
+   * client-local measured how far compilation had come. Six warmups and one measured scan per
+   * fork cost one scan a fork more than four and two; the interval is over the forks either way.
    */
-  static final int FULL_SCAN_WARMUPS = 4;
+  static final int FULL_SCAN_WARMUPS = 6;
+
+  /** Measured full scans per fork of the quick report, after {@link #FULL_SCAN_WARMUPS}. */
+  static final int FULL_SCANS = 1;
 
   static ReportConfig full() {
     List<Integer> sizes = List.of(1_000, 10_000, 100_000, 1_000_000);

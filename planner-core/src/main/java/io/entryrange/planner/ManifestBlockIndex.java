@@ -37,9 +37,11 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  *
  * <p>The header bytes are kept so that a slice can be presented as a valid Avro file (header plus
  * the needed blocks) without reading the header again, and the header parsed once ({@link
- * AvroLayout}) so that a slice can be trimmed to its range ({@link TrimmedSlice}).
+ * AvroLayout}) so that a slice can be trimmed to its range ({@link TrimmedSlice}); the marks
+ * slices learn inside the blocks ({@link EntryMarks}) are kept with it, weighed in full from the
+ * start.
  *
- * <p>Immutable and thread-safe.
+ * <p>Thread-safe; immutable but for the marks.
  */
 final class ManifestBlockIndex {
   /** Least bytes between the starts of two indexed blocks. */
@@ -56,6 +58,7 @@ final class ManifestBlockIndex {
   private final long[] blockOffsets;
   private final long[] firstEntries;
   private final long entryCount;
+  private final EntryMarks marks;
 
   private ManifestBlockIndex(
       byte[] header,
@@ -63,13 +66,15 @@ final class ManifestBlockIndex {
       long fileLength,
       long[] blockOffsets,
       long[] firstEntries,
-      long entryCount) {
+      long entryCount,
+      EntryMarks marks) {
     this.header = header;
     this.layout = layout;
     this.fileLength = fileLength;
     this.blockOffsets = blockOffsets;
     this.firstEntries = firstEntries;
     this.entryCount = entryCount;
+    this.marks = marks;
   }
 
   /**
@@ -91,6 +96,7 @@ final class ManifestBlockIndex {
 
       LongList offsets = new LongList();
       LongList firsts = new LongList();
+      LongList avroBlockFirsts = new LongList();
       long entries = 0;
       long blockStart = headerLength;
       long indexedStart = 0;
@@ -106,6 +112,10 @@ final class ManifestBlockIndex {
           firsts.add(entries);
           indexedStart = blockStart;
         }
+        if (count > EntryMarks.EVERY) {
+          // a block of fewer entries has none to mark
+          avroBlockFirsts.add(entries);
+        }
         entries += count;
         reader.skip(size);
         check(
@@ -116,7 +126,13 @@ final class ManifestBlockIndex {
       }
       check(blockStart == length, "truncated block", file);
       return new ManifestBlockIndex(
-          header, AvroLayout.parse(header), length, offsets.toArray(), firsts.toArray(), entries);
+          header,
+          AvroLayout.parse(header),
+          length,
+          offsets.toArray(),
+          firsts.toArray(),
+          entries,
+          new EntryMarks(avroBlockFirsts.toArray(), entries));
     } catch (EOFException e) {
       throw new DamagedManifestException("Invalid manifest, truncated: " + file.location(), e);
     } catch (IOException e) {
@@ -151,6 +167,11 @@ final class ManifestBlockIndex {
   /** The parsed header, for trimming slices; null for a codec this Avro cannot inflate. */
   AvroLayout avroLayout() {
     return layout;
+  }
+
+  /** Where entries start inside the blocks, as far as slices have learned. */
+  EntryMarks entryMarks() {
+    return marks;
   }
 
   long entryCount() {
@@ -199,13 +220,17 @@ final class ManifestBlockIndex {
     return -found - 2;
   }
 
-  /** Heap retained by this index: its header and its two arrays, for weighing cache entries. */
+  /**
+   * Heap retained by this index: its header, its two arrays and its marks once all are learned,
+   * for weighing cache entries.
+   */
   int weight() {
     return Math.toIntExact(
         header.length
             + (layout == null ? 0L : layout.weight())
             + (long) Long.BYTES * (blockOffsets.length + firstEntries.length)
-            + 3L * OBJECT_OVERHEAD);
+            + marks.weight()
+            + 4L * OBJECT_OVERHEAD);
   }
 
   /**

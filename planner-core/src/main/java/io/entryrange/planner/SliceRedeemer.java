@@ -84,7 +84,13 @@ final class SliceRedeemer {
         slices.put(
             manifest.path(),
             TrimmedSlice.of(
-                manifest.path(), layout, blocks, index.firstEntry(first), from, range.end()));
+                manifest.path(),
+                layout,
+                index.entryMarks(),
+                blocks,
+                index.firstEntry(first),
+                from,
+                range.end()));
         windows.put(manifest.path(), new Window(range.start(), range.end(), from));
         decoded.add(range.end() - from);
       } else {

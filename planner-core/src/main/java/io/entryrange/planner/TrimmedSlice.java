@@ -23,8 +23,9 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  * reader decodes every entry in them into data files (2.7 entries decoded per entry kept over a
  * full scan) and the entry window then drops most of them. Here the entries before {@code from}
  * are stepped over by a skipper compiled from the writer schema ({@link EntrySkipper}: varints and
- * lengths, no objects), and only the range's bytes reach Iceberg's reader, which decodes each kept
- * entry once.
+ * lengths, no objects), from the last mark before {@code from} that earlier slices of the block
+ * learned ({@link EntryMarks}), and only the range's bytes reach Iceberg's reader, which decodes
+ * each kept entry once.
  *
  * <p>Nothing after {@code end} is inflated: a deflate block (Iceberg's default codec) is inflated
  * {@value #INFLATE_STEP} bytes at a time, only as far as the range's last entry, so the part of the
@@ -53,6 +54,7 @@ final class TrimmedSlice {
   static InputFile of(
       String location,
       AvroLayout layout,
+      EntryMarks marks,
       byte[] blocks,
       long blocksFirstEntry,
       long from,
@@ -98,7 +100,7 @@ final class TrimmedSlice {
                   bodyEnd + DataFileConstants.SYNC_SIZE)) {
             kept.add(
                 keep(
-                    layout.skipper(),
+                    marks.walk(position, layout.skipper(), body),
                     body,
                     position,
                     Math.max(from, position),
@@ -116,38 +118,23 @@ final class TrimmedSlice {
 
   /**
    * Where entries {@code [keepFrom, keepEnd)} of a block whose entries are {@code [first, last)}
-   * lie in its inflated body, stepping over the ones before and inflating only as far as needed.
-   * The window points into the body's own bytes: each block is inflated into an array of its own,
-   * so nothing is copied.
+   * lie in its inflated body, stepping over the ones before (from the last mark before them) and
+   * inflating only as far as needed. The window points into the body's own bytes: each block is
+   * inflated into an array of its own, so nothing is copied.
    */
   private static SegmentedFile.Window keep(
-      EntrySkipper skipper, Inflation body, long first, long keepFrom, long keepEnd, long last)
+      EntryMarks.Walk walk, Inflation body, long first, long keepFrom, long keepEnd, long last)
       throws IOException, DataFormatException {
-    int start = skip(skipper, body, body.start(), keepFrom - first);
+    int start = walk.to(keepFrom - first);
     int stop;
     if (keepEnd == last) {
       body.inflateAll();
       stop = body.limit();
     } else {
-      stop = skip(skipper, body, start, keepEnd - keepFrom);
+      stop = walk.to(keepEnd - first);
     }
+    walk.finish();
     return new SegmentedFile.Window(body.bytes(), start, stop - start);
-  }
-
-  /** Where the {@code entries} entries after byte {@code at} of the inflated body end. */
-  private static int skip(EntrySkipper skipper, Inflation body, int at, long entries)
-      throws IOException, DataFormatException {
-    int position = at;
-    for (long i = 0; i < entries; ) {
-      int next = skipper.skip(body.bytes(), position, body.limit());
-      if (next != EntrySkipper.NEEDS_MORE) {
-        position = next;
-        i += 1;
-      } else if (!body.inflateMore()) {
-        throw new IOException("Block ended inside an entry, at inflated byte " + position);
-      }
-    }
-    return position;
   }
 
   /** The trimmed file: the plain header, one block frame of the kept entries, the sync marker. */

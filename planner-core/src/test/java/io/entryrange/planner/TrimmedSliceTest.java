@@ -4,9 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import org.apache.avro.Schema;
+import org.apache.avro.io.BinaryDecoder;
+import org.apache.avro.io.DecoderFactory;
 import org.apache.avro.file.DataFileStream;
 import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericRecord;
@@ -78,7 +84,13 @@ class TrimmedSliceTest {
             index.blockEnd(last));
     InputFile trimmed =
         TrimmedSlice.of(
-            manifest.path(), index.avroLayout(), blocks, index.firstEntry(first), from, end);
+            manifest.path(),
+            index.avroLayout(),
+            index.entryMarks(),
+            blocks,
+            index.firstEntry(first),
+            from,
+            end);
     List<String> kept = new ArrayList<>();
     try (DataFileStream<GenericRecord> entries = stream(trimmed)) {
       assertThat(entries.getMetaString("avro.codec")).isEqualTo("null");
@@ -86,6 +98,73 @@ class TrimmedSliceTest {
       entries.forEach(entry -> kept.add(filePath(entry)));
     }
     return kept;
+  }
+
+  /**
+   * Slices in any order learn marks inside the blocks and later slices start from them: every
+   * slice still holds exactly its range's entries, every learned mark is where Avro's own reader
+   * finds that entry, and a slice starting where an earlier one did steps over fewer than {@link
+   * EntryMarks#EVERY} entries.
+   */
+  @Test
+  void slicesStartFromMarksThatEarlierSlicesLearned() throws IOException {
+    ManifestBlockIndex index = ManifestBlockIndex.read(table.io().newInputFile(manifest.path()));
+    Random random = new Random(23);
+    for (int i = 0; i < 300; i += 1) {
+      long from = random.nextInt(ENTRIES);
+      long end = Math.min(ENTRIES, from + 1 + random.nextInt(random.nextBoolean() ? 40 : 400));
+      assertThat(trimmedPaths(index, from, end))
+          .as("entries of [%s, %s) after %s slices", from, end, i)
+          .isEqualTo(paths.subList((int) from, (int) end));
+    }
+
+    Map<Long, List<Integer>> offsets = entryOffsetsByBlock();
+    int marked = 0;
+    for (Map.Entry<Long, List<Integer>> block : offsets.entrySet()) {
+      int[] marks = index.entryMarks().of(block.getKey());
+      for (int j = 0; j < marks.length; j += 1) {
+        assertThat(marks[j])
+            .as("mark %s of the block at entry %s", j, block.getKey())
+            .isEqualTo(block.getValue().get((j + 1) * EntryMarks.EVERY));
+      }
+      marked += marks.length;
+    }
+    assertThat(marked).isGreaterThan(offsets.size());
+
+    // entries 150 and 155 of a block lie between the same two marks
+    long block = offsets.keySet().stream().skip(3).findFirst().orElseThrow();
+    assertThat(offsets.get(block)).hasSizeGreaterThan(160);
+    long deep = block + 150;
+    trimmedPaths(index, deep, deep + 5);
+    long before = index.entryMarks().steppedOver();
+    assertThat(trimmedPaths(index, deep, deep + 5)).isEqualTo(paths.subList((int) deep, (int) deep + 5));
+    assertThat(index.entryMarks().steppedOver() - before)
+        .isLessThan(EntryMarks.EVERY)
+        .isEqualTo(150 % EntryMarks.EVERY + 5);
+  }
+
+  /** Each block's entries' offsets in its inflated body, found by Avro's own reader. */
+  private static Map<Long, List<Integer>> entryOffsetsByBlock() throws IOException {
+    Map<Long, List<Integer>> offsets = new TreeMap<>();
+    try (DataFileStream<GenericRecord> blocks = stream(table.io().newInputFile(manifest.path()))) {
+      Schema schema = blocks.getSchema();
+      long first = 0;
+      while (blocks.hasNext()) {
+        long count = blocks.getBlockCount();
+        ByteBuffer body = blocks.nextBlock();
+        BinaryDecoder decoder =
+            DecoderFactory.get()
+                .binaryDecoder(body.array(), body.arrayOffset() + body.position(), body.remaining(), null);
+        List<Integer> starts = new ArrayList<>();
+        for (long entry = 0; entry < count; entry += 1) {
+          starts.add(body.remaining() - decoder.inputStream().available());
+          GenericDatumReader.skip(schema, decoder);
+        }
+        offsets.put(first, starts);
+        first += count;
+      }
+    }
+    return offsets;
   }
 
   @Test
@@ -120,7 +199,9 @@ class TrimmedSliceTest {
     long from = index.firstEntry(2);
     long end = index.firstEntry(3);
     assertThatThrownBy(
-            () -> TrimmedSlice.of(manifest.path(), index.avroLayout(), blocks, from, from, end))
+            () ->
+                TrimmedSlice.of(
+                    manifest.path(), index.avroLayout(), index.entryMarks(), blocks, from, from, end))
         .isInstanceOf(DamagedManifestException.class)
         .hasMessageContaining(manifest.path());
   }

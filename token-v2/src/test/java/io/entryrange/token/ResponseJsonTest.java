@@ -105,6 +105,61 @@ class ResponseJsonTest {
     }
   }
 
+  /**
+   * Partitions repeat many times in a response, and some are equal to Iceberg's comparators or
+   * close to each other without being the same JSON ({@code 0.0} and {@code -0.0}, NaN, strings
+   * with a shared prefix, byte strings of different lengths): each file still gets its own
+   * partition's JSON, as Iceberg writes it.
+   */
+  @ParameterizedTest
+  @ValueSource(longs = {11L, 12L, 13L})
+  void repeatedAndNearlyEqualPartitionsKeepTheirOwnJson(long seed) {
+    Random random = new Random(seed);
+    InMemoryCatalog catalog = new InMemoryCatalog();
+    catalog.initialize("repeats-" + seed, Map.of());
+    catalog.createNamespace(Namespace.of("db"));
+    PartitionSpec spec =
+        PartitionSpec.builderFor(SCHEMA)
+            .identity("f")
+            .identity("db")
+            .identity("s")
+            .identity("bin")
+            .identity("dec")
+            .build();
+    Table table =
+        catalog.createTable(TableIdentifier.of("db", "r"), SCHEMA, spec, Map.of("format-version", "2"));
+    List<Object> floats = List.of(0.0f, -0.0f, Float.NaN, 1.5f);
+    List<Object> doubles = List.of(0.0d, -0.0d, Double.NaN);
+    List<Object> strings = List.of("a", "ab", "a\u0000", "");
+    List<Object> bytes =
+        List.of(ByteBuffer.wrap(new byte[] {1}), ByteBuffer.wrap(new byte[] {1, 0}), ByteBuffer.wrap(new byte[0]));
+    List<Object> decimals = List.of(BigDecimal.valueOf(100, 2), BigDecimal.valueOf(-100, 2));
+    AppendFiles append = table.newFastAppend();
+    for (int n = 0; n < 600; n++) {
+      PartitionData partition = new PartitionData(spec.partitionType());
+      List<List<Object>> pools = List.of(floats, doubles, strings, bytes, decimals);
+      for (int pos = 0; pos < pools.size(); pos++) {
+        List<Object> pool = pools.get(pos);
+        partition.set(pos, random.nextInt(8) == 0 ? null : pool.get(random.nextInt(pool.size())));
+      }
+      append.appendFile(
+          DataFiles.builder(spec)
+              .withPath(table.location() + "/data/" + n + ".parquet")
+              .withFormat(FileFormat.PARQUET)
+              .withFileSizeInBytes(1 + n)
+              .withRecordCount(1 + n)
+              .withPartition(partition)
+              .build());
+    }
+    append.commit();
+    List<FileScanTask> tasks =
+        SharedResiduals.of(IcebergScans.planFiles(table.newScan()), Expressions.alwaysTrue(), true);
+    FetchScanTasksResponse fetched = ScanResponses.fetch(table.specs()).withFileScanTasks(tasks).build();
+
+    assertThat(JsonUtil.generate(gen -> ResponseJson.fetch(table.specs()).write(fetched, gen), false))
+        .isEqualTo(FetchScanTasksResponseParser.toJson(fetched));
+  }
+
   /** A table whose files are spread over three specs, the last one unpartitioned. */
   private static Table table(Random random, long seed) {
     InMemoryCatalog catalog = new InMemoryCatalog();
