@@ -52,8 +52,10 @@ import org.openjdk.jmh.annotations.State;
  * manifest), the least work any design must do per redemption, timed next to range redemption
  * doing the same job.
  *
- * <p>{@link #floor()} reads and inflates only the Avro blocks that overlap the range, steps over
- * the entries before the range with Avro's schema-driven skip, stops at the range's end, decodes
+ * <p>{@link #floor()} reads and inflates only the Avro blocks that overlap the range (each from its
+ * start: deflate is a stream), starts decoding at the range's first entry, whose offset in its
+ * inflated block it found at setup (a warm replica can know it: range redemption steps over at
+ * most 31 entries from marks it learned, {@code EntryMarks}), stops at the range's end, decodes
  * the range's entries with a reader built once (projected to the fields a task carries, so column
  * stats are skipped, not built), builds a task for each live entry in the range with everything
  * derived per scan (schema and spec JSON, residual evaluator, one data-file builder) prepared
@@ -62,8 +64,8 @@ import org.openjdk.jmh.annotations.State;
  * sends: the response as the service wrote it to check it against the response target. The ratio
  * range / floor is what per-call setup, generality and Iceberg's reader cost above the floor.
  *
- * <p>The block offsets come from one walk of the manifest at setup, as range redemption's warm
- * block index does.
+ * <p>The block offsets and the range's first entry's offset in its block come from one walk of the
+ * manifest at setup, as range redemption's warm block index and marks hold them.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -91,6 +93,7 @@ public class FloorBenchmark extends BenchmarkTable {
   private DataFiles.Builder builder;
   private long blockStart;
   private long blockFirstEntry;
+  private int startOffset;
 
   @Setup(Level.Trial)
   public void setUp() throws IOException {
@@ -127,6 +130,7 @@ public class FloorBenchmark extends BenchmarkTable {
         }
       }
     }
+    startOffset = offsetInBlock(range.start() - blockFirstEntry);
     List<String> floorJson = taskJson(floorTasks());
     List<String> rangeJson = taskJson(server.fetchResponse(planTask).fileScanTasks());
     Preconditions.checkState(
@@ -153,6 +157,22 @@ public class FloorBenchmark extends BenchmarkTable {
         FetchScanTasksResponse.builder(table.specs()).withFileScanTasks(floorTasks()).build());
   }
 
+  /** Where the {@code entries}th entry of the range's first block starts in the inflated block. */
+  private int offsetInBlock(long entries) throws IOException {
+    try (DataFileReader<GenericRecord> slice =
+        DataFileReader.openReader(new Input(manifest), reader, header, false)) {
+      slice.seek(blockStart);
+      ByteBuffer block = slice.nextBlock();
+      BinaryDecoder decoder =
+          DecoderFactory.get()
+              .binaryDecoder(block.array(), block.arrayOffset() + block.position(), block.remaining(), null);
+      for (long i = 0; i < entries; i += 1) {
+        GenericDatumReader.skip(writerSchema, decoder);
+      }
+      return block.remaining() - decoder.inputStream().available();
+    }
+  }
+
   private List<FileScanTask> floorTasks() throws IOException {
     List<FileScanTask> tasks = new ArrayList<>();
     try (DataFileReader<GenericRecord> slice =
@@ -161,17 +181,17 @@ public class FloorBenchmark extends BenchmarkTable {
       BinaryDecoder decoder = null;
       GenericRecord entry = null;
       long position = blockFirstEntry;
+      int skip = startOffset;
       while (position < range.end() && slice.hasNext()) {
         long blockEnd = position + slice.getBlockCount();
         ByteBuffer block = slice.nextBlock();
         decoder =
             DecoderFactory.get()
-                .binaryDecoder(block.array(), block.arrayOffset() + block.position(), block.remaining(), decoder);
+                .binaryDecoder(
+                    block.array(), block.arrayOffset() + block.position() + skip, block.remaining() - skip, decoder);
+        position = Math.max(position, range.start());
+        skip = 0;
         for (; position < Math.min(blockEnd, range.end()); position += 1) {
-          if (position < range.start()) {
-            GenericDatumReader.skip(writerSchema, decoder);
-            continue;
-          }
           entry = reader.read(entry, decoder);
           if ((Integer) entry.get("status") != DELETED) {
             tasks.add(task((GenericRecord) entry.get("data_file")));
