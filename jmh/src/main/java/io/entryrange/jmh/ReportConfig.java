@@ -99,10 +99,11 @@ record ReportConfig(
    * full scan through the server compiles the server's and the client's paths in one JVM on two
    * cores, and the compiler was still busy through the scans measured after four warmups (the
    * default's forks at scans five and six: 2.1 then 1.9 s, 2.0 then 1.6 s, 1.5 then 1.4 s, and
-   * still falling by about a tenth a scan; the compilers' CPU was 1 to 2 s a scan there and fell
-   * below 0.5 s only after ten), while client-local had settled by its third scan. So the ratio to
-   * client-local measured how far compilation had come. Six warmups and one measured scan per
-   * fork cost one scan a fork more than four and two; the interval is over the forks either way.
+   * still falling by about a tenth a scan; in a probe of the same fork the compilers' CPU was 1 to
+   * 2 s a scan there and fell below 0.5 s only at the fifteenth), while client-local had mostly
+   * settled by its third scan. So the ratio to client-local measured how far compilation had come.
+   * Six warmups and one measured scan per fork cost one scan a fork more than four and two; the
+   * interval is over the forks either way.
    */
   static final int FULL_SCAN_WARMUPS = 6;
 
