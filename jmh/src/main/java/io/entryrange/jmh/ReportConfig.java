@@ -102,13 +102,17 @@ record ReportConfig(
    * still falling by about a tenth a scan; in a probe of the same fork the compilers' CPU was 1 to
    * 2 s a scan there and fell below 0.5 s only at the fifteenth), while client-local had mostly
    * settled by its third scan. So the ratio to client-local measured how far compilation had come.
-   * Six warmups and one measured scan per fork cost one scan a fork more than four and two; the
-   * interval is over the forks either way.
    */
   static final int FULL_SCAN_WARMUPS = 6;
 
-  /** Measured full scans per fork of the quick report, after {@link #FULL_SCAN_WARMUPS}. */
-  static final int FULL_SCANS = 1;
+  /**
+   * Measured full scans per fork of the quick report, after {@link #FULL_SCAN_WARMUPS}. Why two:
+   * with one, a fork's figure was a single scan of Iceberg's reference server, whose scans vary by
+   * up to 40% from one to the next (2.8 to 4.0 s in one run), and the interval of the default ÷ the
+   * reference, met with room to spare, straddled its target. Six and two cost about 20 s of the
+   * main job more than four and two.
+   */
+  static final int FULL_SCANS = 2;
 
   static ReportConfig full() {
     List<Integer> sizes = List.of(1_000, 10_000, 100_000, 1_000_000);

@@ -115,9 +115,6 @@ class ResponseJsonTest {
   @ValueSource(longs = {11L, 12L, 13L})
   void repeatedAndNearlyEqualPartitionsKeepTheirOwnJson(long seed) {
     Random random = new Random(seed);
-    InMemoryCatalog catalog = new InMemoryCatalog();
-    catalog.initialize("repeats-" + seed, Map.of());
-    catalog.createNamespace(Namespace.of("db"));
     PartitionSpec spec =
         PartitionSpec.builderFor(SCHEMA)
             .identity("f")
@@ -126,8 +123,7 @@ class ResponseJsonTest {
             .identity("bin")
             .identity("dec")
             .build();
-    Table table =
-        catalog.createTable(TableIdentifier.of("db", "r"), SCHEMA, spec, Map.of("format-version", "2"));
+    Table table = create("repeats-" + seed, spec);
     List<Object> floats = List.of(0.0f, -0.0f, Float.NaN, 1.5f);
     List<Object> doubles = List.of(0.0d, -0.0d, Double.NaN);
     List<Object> strings = List.of("a", "ab", "a\u0000", "");
@@ -160,11 +156,16 @@ class ResponseJsonTest {
         .isEqualTo(FetchScanTasksResponseParser.toJson(fetched));
   }
 
+  /** A format v2 table of {@link #SCHEMA} in a new in-memory catalog. */
+  private static Table create(String catalogName, PartitionSpec spec) {
+    InMemoryCatalog catalog = new InMemoryCatalog();
+    catalog.initialize(catalogName, Map.of());
+    catalog.createNamespace(Namespace.of("db"));
+    return catalog.createTable(TableIdentifier.of("db", "t"), SCHEMA, spec, Map.of("format-version", "2"));
+  }
+
   /** A table whose files are spread over three specs, the last one unpartitioned. */
   private static Table table(Random random, long seed) {
-    InMemoryCatalog catalog = new InMemoryCatalog();
-    catalog.initialize("json-" + seed, Map.of());
-    catalog.createNamespace(Namespace.of("db"));
     PartitionSpec first =
         PartitionSpec.builderFor(SCHEMA)
             .identity("s")
@@ -179,9 +180,7 @@ class ResponseJsonTest {
             .identity("f")
             .identity("db")
             .build();
-    Table table =
-        catalog.createTable(
-            TableIdentifier.of("db", "t"), SCHEMA, first, Map.of("format-version", "2"));
+    Table table = create("json-" + seed, first);
     table.replaceSortOrder().asc("id").commit();
     append(table, random, 40);
     table
