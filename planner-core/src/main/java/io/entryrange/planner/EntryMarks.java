@@ -36,8 +36,8 @@ final class EntryMarks {
   private final LongAdder steppedOver = new LongAdder();
 
   /**
-   * Marks for the blocks whose first entries are {@code blockFirstEntries}, ascending, one per
-   * block that holds an entry.
+   * Marks for the blocks whose first entries are {@code blockFirstEntries}, ascending: the blocks
+   * of more than {@value #EVERY} entries, the only ones with an entry to mark.
    */
   EntryMarks(long[] blockFirstEntries, long entryCount) {
     for (int i = 1; i < blockFirstEntries.length; i += 1) {
