@@ -29,6 +29,7 @@ final class EntryMarks {
   static final int EVERY = 32;
 
   private static final int ARRAY_OVERHEAD = 16;
+  private static final int[] NONE = new int[0];
 
   private final long[] blockFirstEntries;
   private final AtomicReferenceArray<int[]> marks;
@@ -66,19 +67,16 @@ final class EntryMarks {
 
   /** The known marks of the block whose first entry is {@code blockFirstEntry}. */
   int[] of(long blockFirstEntry) {
-    int block = Arrays.binarySearch(blockFirstEntries, blockFirstEntry);
-    if (block < 0) {
-      return new int[0];
-    }
-    int[] known = marks.get(block);
-    return known == null ? new int[0] : known;
+    return known(Arrays.binarySearch(blockFirstEntries, blockFirstEntry));
   }
 
-  private void learn(long blockFirstEntry, int[] learned) {
-    int block = Arrays.binarySearch(blockFirstEntries, blockFirstEntry);
-    if (block < 0) {
-      return;
-    }
+  /** The known marks of block {@code block}, none for a block without marks (negative). */
+  private int[] known(int block) {
+    int[] known = block < 0 ? null : marks.get(block);
+    return known == null ? NONE : known;
+  }
+
+  private void learn(int block, int[] learned) {
     while (true) {
       int[] known = marks.get(block);
       if ((known != null && known.length >= learned.length)
@@ -90,7 +88,8 @@ final class EntryMarks {
 
   /** A walk over the block whose first entry is {@code blockFirstEntry}, from its first entry. */
   Walk walk(long blockFirstEntry, EntrySkipper skipper, Inflation body) {
-    return new Walk(blockFirstEntry, skipper, body, of(blockFirstEntry));
+    int block = Arrays.binarySearch(blockFirstEntries, blockFirstEntry);
+    return new Walk(block, skipper, body, known(block));
   }
 
   /**
@@ -98,7 +97,8 @@ final class EntryMarks {
    * and recording the marks it passes beyond the known ones.
    */
   final class Walk {
-    private final long blockFirstEntry;
+    /** The block's place among the marked blocks; negative for a block too small to mark. */
+    private final int block;
     private final EntrySkipper skipper;
     private final Inflation body;
     private int[] known;
@@ -107,8 +107,8 @@ final class EntryMarks {
     private long entry;
     private int position;
 
-    private Walk(long blockFirstEntry, EntrySkipper skipper, Inflation body, int[] known) {
-      this.blockFirstEntry = blockFirstEntry;
+    private Walk(int block, EntrySkipper skipper, Inflation body, int[] known) {
+      this.block = block;
       this.skipper = skipper;
       this.body = body;
       this.known = known;
@@ -164,8 +164,8 @@ final class EntryMarks {
 
     /** Shares the marks this walk learned with later walks of the block. */
     void finish() {
-      if (learned) {
-        learn(blockFirstEntry, known.length == markCount ? known : Arrays.copyOf(known, markCount));
+      if (learned && block >= 0) {
+        learn(block, known.length == markCount ? known : Arrays.copyOf(known, markCount));
       }
     }
   }
