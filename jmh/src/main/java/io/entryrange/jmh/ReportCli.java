@@ -160,7 +160,7 @@ public final class ReportCli implements Callable<Integer> {
                     tables,
                     config.breakdownPlanSize(),
                     Layout.LARGE_MANIFESTS,
-                    Math.max(1, config.singleShotWarmups()),
+                    config.breakdownWarmups(),
                     config.singleShots(),
                     what -> step(start, what))
                 .run(List.of(Strategy.DEFAULT, Strategy.CLIENT_LOCAL));
@@ -378,7 +378,7 @@ public final class ReportCli implements Callable<Integer> {
         new OptionsBuilder()
             .include("^" + Pattern.quote(run.benchmark().getName()) + "\\.")
             .forks(1)
-            .jvmArgsAppend("-Xmx6g", "-Djava.awt.headless=true")
+            .jvmArgsAppend("-Xmx6g", "-Djava.awt.headless=true", config.scanWarmUp().jvmArg())
             .addProfiler(GCProfiler.class)
             .warmupIterations(singleShot ? config.singleShotWarmups() : timing.warmups())
             .warmupTime(timing.warmupTime())

@@ -1,5 +1,6 @@
 package io.entryrange.jmh;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -26,7 +27,9 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * with the same runs in rounds; about an hour and a half on 2 cores. Smoke is for the pipeline
  * test only.
  *
- * @param singleShots measured full scans per fork, after {@code singleShotWarmups} unmeasured ones
+ * @param singleShotWarmups JMH's warmup iterations of a full-scan fork, after {@code scanWarmUp}
+ * @param scanWarmUp the unmeasured scans a full-scan fork starts with ({@link FullScanBenchmark})
+ * @param singleShots measured full scans per fork, after the warm-up
  */
 record ReportConfig(
     String name,
@@ -35,6 +38,7 @@ record ReportConfig(
     int measurementIterations,
     TimeValue measurementTime,
     int singleShotWarmups,
+    ScanWarmUp scanWarmUp,
     int singleShots,
     List<JmhRun> runs) {
 
@@ -89,28 +93,43 @@ record ReportConfig(
         TimeValue.seconds(1),
         3,
         TimeValue.seconds(1),
-        FULL_SCAN_WARMUPS,
+        0,
+        FULL_SCAN_WARM_UP,
         FULL_SCANS,
         runs);
   }
 
   /**
-   * Unmeasured full scans before the measured one in each fork of the quick report. Why six: a
-   * full scan through the server compiles the server's and the client's paths in one JVM on two
-   * cores, and the compiler was still busy through the scans measured after four warmups (the
-   * default's forks at scans five and six: 2.1 then 1.9 s, 2.0 then 1.6 s, 1.5 then 1.4 s, and
-   * still falling by about a tenth a scan; in a probe of the same fork the compilers' CPU was 1 to
-   * 2 s a scan there and fell below 0.5 s only at the fifteenth), while client-local had mostly
-   * settled by its third scan. So the ratio to client-local measured how far compilation had come.
+   * The warm-up of every full-scan fork of the quick and full reports, the same for every strategy.
+   * Why 35 s: in a probe of one default fork at N = 100,000 its scans fell from 6.0 s to 1.4 s by
+   * the seventh and settled at 0.75 to 1.1 s after about 30 s of scanning, which is where six
+   * warmup scans (the rule before this one) had not arrived (see {@link ScanWarmUp}). The
+   * reference's scans take 5 to 6 s, so it gets about six unmeasured scans, as before; client-local
+   * stops at 40 scans. Against six warmup scans this costs about 20 s a default fork and 10 s a
+   * client-local fork and saves about 5 s a reference fork.
    */
-  static final int FULL_SCAN_WARMUPS = 6;
+  static final ScanWarmUp FULL_SCAN_WARM_UP = new ScanWarmUp(Duration.ofSeconds(35), 40);
+
+  /** A warm-up that still runs the warm-up path, for the pipeline's smoke runs. */
+  private static final ScanWarmUp SMOKE_WARM_UP = new ScanWarmUp(Duration.ofSeconds(1), 2);
 
   /**
-   * Measured full scans per fork of the quick report, after {@link #FULL_SCAN_WARMUPS}. Why two:
+   * Warmup scans before the breakdown's measured ones ({@link BreakdownRun}). The breakdown runs
+   * in the report's JVM after the load and memory runs, whose redemptions have already compiled
+   * the server's path, so a count suffices there.
+   */
+  static final int BREAKDOWN_WARMUPS = 6;
+
+  /** Warmup scans of the breakdown in this configuration: one in smoke runs. */
+  int breakdownWarmups() {
+    return name.endsWith("smoke") ? 1 : BREAKDOWN_WARMUPS;
+  }
+
+  /**
+   * Measured full scans per fork of the quick report, after {@link #FULL_SCAN_WARM_UP}. Why two:
    * with one, a fork's figure was a single scan of Iceberg's reference server, whose scans vary by
    * up to 40% from one to the next (2.8 to 4.0 s in one run), and the interval of the default ÷ the
-   * reference, met with room to spare, straddled its target. Six and two cost about 20 s of the
-   * main job more than four and two.
+   * reference, met with room to spare, straddled its target.
    */
   static final int FULL_SCANS = 2;
 
@@ -142,7 +161,8 @@ record ReportConfig(
     runs.addAll(otherFullScans(Storage.SIMULATED_OBJECT_STORE, Layout.LARGE_MANIFESTS, simulatedScans));
     runs.addAll(mergeOnRead(sizes));
     runs.add(floor(List.of(100_000, 1_000_000), ALL_BATCHES).inRounds(HEADLINE_ROUNDS));
-    return new ReportConfig("full", 3, TimeValue.seconds(1), 3, TimeValue.seconds(2), 1, 3, runs);
+    return new ReportConfig(
+        "full", 3, TimeValue.seconds(1), 3, TimeValue.seconds(2), 0, FULL_SCAN_WARM_UP, 3, runs);
   }
 
   static ReportConfig smoke() {
@@ -163,7 +183,7 @@ record ReportConfig(
                 List.of()),
             floor(sizes, List.of(Batch.LAST)));
     return new ReportConfig(
-        "smoke", 1, TimeValue.milliseconds(200), 1, TimeValue.milliseconds(200), 0, 1, runs);
+        "smoke", 1, TimeValue.milliseconds(200), 1, TimeValue.milliseconds(200), 0, SMOKE_WARM_UP, 1, runs);
   }
 
   /**
@@ -196,8 +216,10 @@ record ReportConfig(
       runs.add(defaultFullScans(Storage.LOCAL, Layout.CATALOG, size));
     }
     return smoke
-        ? new ReportConfig("catalog-smoke", 1, TimeValue.milliseconds(200), 1, TimeValue.milliseconds(200), 0, 1, runs)
-        : new ReportConfig("catalog", 3, TimeValue.seconds(1), 3, TimeValue.seconds(1), 2, 3, runs);
+        ? new ReportConfig(
+            "catalog-smoke", 1, TimeValue.milliseconds(200), 1, TimeValue.milliseconds(200), 0, SMOKE_WARM_UP, 1, runs)
+        : new ReportConfig(
+            "catalog", 3, TimeValue.seconds(1), 3, TimeValue.seconds(1), 0, FULL_SCAN_WARM_UP, 3, runs);
   }
 
   /**
@@ -236,6 +258,7 @@ record ReportConfig(
         measurementIterations,
         measurementTime,
         singleShotWarmups,
+        scanWarmUp,
         singleShots,
         kept);
   }

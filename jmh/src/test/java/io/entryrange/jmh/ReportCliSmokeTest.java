@@ -25,7 +25,8 @@ class ReportCliSmokeTest {
             .execute("--smoke", "--out", out.toString(), "--warehouse", dir.resolve("wh").toString());
 
     assertThat(exit).isZero();
-    assertThat(out.resolve("REPORT.md")).content().contains("## Headlines", "| Load | range ÷ reference", "Cores:");
+    assertThat(out.resolve("REPORT.md")).content().contains("## Headlines", "| Load | range ÷ reference", "Cores:")
+        .contains("each fork scanning unmeasured for 1 s or 2 scans, whichever comes first");
     JsonNode summary = ReportCli.JSON.readTree(out.resolve("summary.json").toFile());
     assertThat(summary).isNotEmpty();
     assertThat(summary.findValuesAsText("kind"))

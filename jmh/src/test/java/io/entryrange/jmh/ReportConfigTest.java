@@ -55,6 +55,7 @@ class ReportConfigTest {
   }
 
   private static ReportConfig config(List<JmhRun> runs) {
-    return new ReportConfig("test", 1, TimeValue.seconds(1), 1, TimeValue.seconds(1), 0, 1, runs);
+    return new ReportConfig(
+        "test", 1, TimeValue.seconds(1), 1, TimeValue.seconds(1), 0, ScanWarmUp.NONE, 1, runs);
   }
 }
