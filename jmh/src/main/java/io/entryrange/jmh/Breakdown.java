@@ -1,7 +1,6 @@
 package io.entryrange.jmh;
 
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import java.util.List;
 
 /**
  * One row of kind {@code breakdown} in {@code summary.json}: where a full scan's time goes, as CPU
@@ -22,13 +21,11 @@ import java.util.List;
  * @param idleMs the cores' time left unused: cores × wall − the process's CPU
  * @param clientParseUsPerTask the client's worker CPU per task
  * @param serverUsPerTask the server's CPU (planning and HTTP) per task
- * @param roundWallMs the median wall time of the strategy's scans in each round, in round order:
- *     the strategies take turns within a round, so a ratio between two is taken round by round
  */
 @JsonPropertyOrder({
   "kind", "strategy", "planSize", "layout", "storage", "scans", "cores", "tasks", "firstScanMs", "wallMs",
   "clientWorkersCpuMs", "clientCallerCpuMs", "serverPlanningCpuMs", "serverHttpCpuMs", "otherCpuMs",
-  "vmCpuMs", "idleMs", "clientParseUsPerTask", "serverUsPerTask", "roundWallMs"
+  "vmCpuMs", "idleMs", "clientParseUsPerTask", "serverUsPerTask"
 })
 record Breakdown(
     String kind,
@@ -49,11 +46,6 @@ record Breakdown(
     double vmCpuMs,
     double idleMs,
     double clientParseUsPerTask,
-    double serverUsPerTask,
-    List<Double> roundWallMs) {
+    double serverUsPerTask) {
   static final String BREAKDOWN = "breakdown";
-
-  Breakdown {
-    roundWallMs = List.copyOf(roundWallMs);
-  }
 }

@@ -7,11 +7,9 @@ import java.lang.management.ThreadMXBean;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.function.Consumer;
 import org.apache.commons.math3.stat.descriptive.rank.Median;
 import org.apache.iceberg.catalog.Catalog;
@@ -29,164 +27,116 @@ import org.apache.iceberg.rest.RESTCatalog;
  * <p>Why thread CPU rather than a profiler: it is exact, costs nothing, and answers the question
  * the ratio to client-local raises, which side pays for a task, without attributing samples.
  * Threads that end during a scan take their CPU with them; the pools here live across scans.
- *
- * <p>The headline's ratio of the default full scan to client-local is read from these rounds
- * ({@link Headlines}), not from JMH's forks. Why: by now the report's JVM has served the load and
- * memory runs' redemptions through the same service, as a catalog in service has, while a JMH fork
- * is a fresh process whose server and client compile through their first half minute of scans
- * (the default's forks at 0.92 to 1.23 s a scan after 35 s of warm-up, here 0.72 to 0.92 s in
- * three runs, client-local alike in both). The forks' figures stay in the full-scan rows.
  */
 final class BreakdownRun {
   private static final String CLIENT_WORKERS = "iceberg-worker-pool";
   private static final String SERVER_PLANNING = "rest-fixture-plan";
   private static final String SERVER_PREFIX = "rest-fixture";
-  private static final int WALL = 0;
-  private static final int TASKS = 7;
 
   private final Path warehouse;
   private final int planSize;
   private final Layout layout;
   private final int warmups;
   private final int scans;
-  private final int rounds;
   private final Consumer<String> progress;
   private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
   private final com.sun.management.OperatingSystemMXBean os =
       (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
   BreakdownRun(
-      Path warehouse,
-      int planSize,
-      Layout layout,
-      int warmups,
-      int scans,
-      int rounds,
-      Consumer<String> progress) {
+      Path warehouse, int planSize, Layout layout, int warmups, int scans, Consumer<String> progress) {
     Preconditions.checkArgument(warmups > 0, "Invalid warmups, the first scan is one: %s", warmups);
     Preconditions.checkArgument(scans > 0, "Invalid scans: %s", scans);
-    Preconditions.checkArgument(rounds > 0, "Invalid rounds: %s", rounds);
     this.warehouse = warehouse;
     this.planSize = planSize;
     this.layout = layout;
     this.warmups = warmups;
     this.scans = scans;
-    this.rounds = rounds;
     this.progress = progress;
   }
 
-  /**
-   * One row per strategy: each strategy's server started and warmed up in turn, then {@code
-   * rounds} rounds in which every strategy runs its measured scans in turn, so that a ratio
-   * between two strategies can be taken round by round with the machine's drift on both sides.
-   */
   List<Breakdown> run(List<Strategy> strategies) {
     FixtureTables.ensure(warehouse, planSize, layout);
     TableIdentifier table = FixtureTables.id(planSize, layout);
-    Map<Strategy, RestFixtureServer> servers = new LinkedHashMap<>();
-    Map<Strategy, Double> firstScanMs = new LinkedHashMap<>();
-    Map<Strategy, List<double[]>> samples = new LinkedHashMap<>();
-    Map<Strategy, List<Double>> roundWallMs = new LinkedHashMap<>();
-    try {
-      for (Strategy strategy : strategies) {
-        Preconditions.checkArgument(
-            strategy != Strategy.OFFSET_CACHED,
-            "Invalid strategy for a breakdown, its plan cache would answer every scan after the first: %s",
-            strategy);
-        progress.accept("breakdown " + strategy.label() + ": warmup");
-        RestFixtureServer server =
-            strategy == Strategy.CLIENT_LOCAL
-                ? null
-                : RestFixtureServer.start(ServedBy.settings(strategy, warehouse, Storage.LOCAL));
-        servers.put(strategy, server);
-        long firstStart = System.nanoTime();
-        scan(server, table);
-        firstScanMs.put(strategy, (System.nanoTime() - firstStart) / 1e6);
-        for (int i = 1; i < warmups; i++) {
-          scan(server, table);
-        }
-        samples.put(strategy, new ArrayList<>());
-        roundWallMs.put(strategy, new ArrayList<>());
-      }
-      long tasks = 0;
-      for (int round = 0; round < rounds; round += 1) {
-        for (Strategy strategy : strategies) {
-          List<double[]> measured = new ArrayList<>();
-          for (int i = 0; i < scans; i++) {
-            measured.add(measure(servers.get(strategy), table));
-          }
-          tasks = (long) measured.get(0)[TASKS];
-          samples.get(strategy).addAll(measured);
-          double wallMs = median(measured, WALL) / 1e6;
-          roundWallMs.get(strategy).add(wallMs);
-          progress.accept(
-              String.format(Locale.ROOT, "breakdown %s round %d: %.0f ms a scan", strategy.label(), round, wallMs));
-        }
-      }
-      List<Breakdown> rows = new ArrayList<>();
-      for (Strategy strategy : strategies) {
-        rows.add(row(strategy, firstScanMs.get(strategy), samples.get(strategy), roundWallMs.get(strategy), tasks));
-      }
-      return rows;
-    } finally {
-      servers.values().stream().filter(Objects::nonNull).forEach(RestFixtureServer::close);
+    List<Breakdown> rows = new ArrayList<>();
+    for (Strategy strategy : strategies) {
+      progress.accept("breakdown " + strategy.label());
+      rows.add(measure(strategy, table));
     }
+    return rows;
   }
 
-  /** One measured scan: its wall time, each role's CPU, the VM's, and its task count. */
-  private double[] measure(RestFixtureServer server, TableIdentifier table) {
-    Map<String, Long> before = cpuByRole();
-    long processBefore = os.getProcessCpuTime();
-    long start = System.nanoTime();
-    long tasks = scan(server, table);
-    long wall = System.nanoTime() - start;
-    long process = os.getProcessCpuTime() - processBefore;
-    Map<String, Long> after = cpuByRole();
-    double[] sample = new double[8];
-    sample[WALL] = wall;
-    sample[1] = delta(before, after, CLIENT_WORKERS);
-    sample[2] = delta(before, after, "caller");
-    sample[3] = delta(before, after, SERVER_PLANNING);
-    sample[4] = delta(before, after, SERVER_PREFIX);
-    sample[5] = delta(before, after, "other");
-    double javaThreads = sample[1] + sample[2] + sample[3] + sample[4] + sample[5];
-    sample[6] = Math.max(0, process - javaThreads);
-    sample[TASKS] = tasks;
-    return sample;
-  }
-
-  private Breakdown row(
-      Strategy strategy, double firstScanMs, List<double[]> samples, List<Double> roundWallMs, long tasks) {
-    int cores = Runtime.getRuntime().availableProcessors();
-    double wallMs = median(samples, WALL) / 1e6;
-    double vmMs = median(samples, 6) / 1e6;
-    double workersMs = median(samples, 1) / 1e6;
-    double callerMs = median(samples, 2) / 1e6;
-    double planningMs = median(samples, 3) / 1e6;
-    double httpMs = median(samples, 4) / 1e6;
-    double otherMs = median(samples, 5) / 1e6;
-    double used = workersMs + callerMs + planningMs + httpMs + otherMs + vmMs;
-    return new Breakdown(
-        Breakdown.BREAKDOWN,
-        strategy.label(),
-        planSize,
-        layout.label(),
-        Storage.LOCAL.label(),
-        samples.size(),
-        cores,
-        tasks,
-        firstScanMs,
-        wallMs,
-        workersMs,
-        callerMs,
-        planningMs,
-        httpMs,
-        otherMs,
-        vmMs,
-        Math.max(0, cores * wallMs - used),
-        1000 * workersMs / Math.max(1, tasks),
-        1000 * (planningMs + httpMs) / Math.max(1, tasks),
-        List.copyOf(roundWallMs));
+  private Breakdown measure(Strategy strategy, TableIdentifier table) {
+    Preconditions.checkArgument(
+        strategy != Strategy.OFFSET_CACHED,
+        "Invalid strategy for a breakdown, its plan cache would answer every scan after the first: %s",
+        strategy);
+    RestFixtureServer server =
+        strategy == Strategy.CLIENT_LOCAL
+            ? null
+            : RestFixtureServer.start(ServedBy.settings(strategy, warehouse, Storage.LOCAL));
+    try {
+      long firstStart = System.nanoTime();
+      scan(server, table);
+      double firstScanMs = (System.nanoTime() - firstStart) / 1e6;
+      for (int i = 1; i < warmups; i++) {
+        scan(server, table);
+      }
+      List<double[]> samples = new ArrayList<>();
+      long tasks = 0;
+      for (int i = 0; i < scans; i++) {
+        Map<String, Long> before = cpuByRole();
+        long processBefore = os.getProcessCpuTime();
+        long start = System.nanoTime();
+        tasks = scan(server, table);
+        long wall = System.nanoTime() - start;
+        long process = os.getProcessCpuTime() - processBefore;
+        Map<String, Long> after = cpuByRole();
+        double[] sample = new double[7];
+        sample[0] = wall;
+        sample[1] = delta(before, after, CLIENT_WORKERS);
+        sample[2] = delta(before, after, "caller");
+        sample[3] = delta(before, after, SERVER_PLANNING);
+        sample[4] = delta(before, after, SERVER_PREFIX);
+        sample[5] = delta(before, after, "other");
+        double javaThreads = sample[1] + sample[2] + sample[3] + sample[4] + sample[5];
+        sample[6] = Math.max(0, process - javaThreads);
+        samples.add(sample);
+      }
+      int cores = Runtime.getRuntime().availableProcessors();
+      double wallMs = median(samples, 0) / 1e6;
+      double vmMs = median(samples, 6) / 1e6;
+      double workersMs = median(samples, 1) / 1e6;
+      double callerMs = median(samples, 2) / 1e6;
+      double planningMs = median(samples, 3) / 1e6;
+      double httpMs = median(samples, 4) / 1e6;
+      double otherMs = median(samples, 5) / 1e6;
+      double used = workersMs + callerMs + planningMs + httpMs + otherMs + vmMs;
+      return new Breakdown(
+          Breakdown.BREAKDOWN,
+          strategy.label(),
+          planSize,
+          layout.label(),
+          Storage.LOCAL.label(),
+          scans,
+          cores,
+          tasks,
+          firstScanMs,
+          wallMs,
+          workersMs,
+          callerMs,
+          planningMs,
+          httpMs,
+          otherMs,
+          vmMs,
+          Math.max(0, cores * wallMs - used),
+          1000 * workersMs / Math.max(1, tasks),
+          1000 * (planningMs + httpMs) / Math.max(1, tasks));
+    } finally {
+      if (server != null) {
+        server.close();
+      }
+    }
   }
 
   /**

@@ -31,12 +31,11 @@ final class Headlines {
   }
 
   /** Every headline the rows support, in the table's order. */
-  static List<Headline> of(
-      List<Measurement> measurements, List<LoadResult> load, List<MemorySample> memory, List<Breakdown> breakdown) {
+  static List<Headline> of(List<Measurement> measurements, List<LoadResult> load, List<MemorySample> memory) {
     Headlines headlines = new Headlines(measurements);
     headlines.redemption();
     headlines.plan();
-    headlines.fullScan(breakdown);
+    headlines.fullScan();
     headlines.mergeOnRead();
     headlines.floor();
     headlines.objectStorage();
@@ -97,41 +96,22 @@ final class Headlines {
                     new Headline.Target(true, 64 * 1024, "issue 10")));
   }
 
-  /**
-   * The default full scan against client-local from the breakdown's rounds in the report's warm
-   * JVM when it ran ({@link BreakdownRun} says why), else from JMH's forks; against the reference
-   * from JMH's forks (the breakdown does not run the reference's five-second scans).
-   */
-  private void fullScan(List<Breakdown> breakdown) {
+  private void fullScan() {
     Predicate<Measurement> served = cell(Measurement.E2E, Strategy.DEFAULT, LARGE, null);
-    Optional<Interval> warm = warmRatio(breakdown);
-    if (warm.isPresent()) {
-      add(
-          "Full scan vs client-local",
-          String.format(
-              Locale.ROOT,
-              "default full scan over HTTP (service defaults) ÷ client-local `planFiles()`, Java client,"
-                  + " warm server (the report's JVM, rounds of the breakdown), N = %,d",
-              breakdown.get(0).planSize()),
-          warm.get(),
-          FULL_SCAN_TARGET);
-    }
     sizes(served).map(Ends::largest)
         .ifPresent(
             n -> {
-              if (warm.isEmpty()) {
-                ratio(served, n, cell(Measurement.E2E, Strategy.CLIENT_LOCAL, LARGE, null), n)
-                    .ifPresent(
-                        value ->
-                            add(
-                                "Full scan vs client-local",
-                                String.format(
-                                    Locale.ROOT,
-                                    "default full scan over HTTP (service defaults) ÷ client-local `planFiles()`, Java client, JMH forks, N = %,d",
-                                    n),
-                                value,
-                                FULL_SCAN_TARGET));
-              }
+              ratio(served, n, cell(Measurement.E2E, Strategy.CLIENT_LOCAL, LARGE, null), n)
+                  .ifPresent(
+                      value ->
+                          add(
+                              "Full scan vs client-local",
+                              String.format(
+                                  Locale.ROOT,
+                                  "default full scan over HTTP (service defaults) ÷ client-local `planFiles()`, Java client, N = %,d",
+                                  n),
+                              value,
+                              new Headline.Target(true, 4, "issue 23")));
               ratio(served, n, cell(Measurement.E2E, Strategy.REFERENCE, LARGE, null), n)
                   .ifPresent(
                       value ->
@@ -142,30 +122,6 @@ final class Headlines {
                               value,
                               new Headline.Target(true, 1.1, "issue 12")));
             });
-  }
-
-  private static final Headline.Target FULL_SCAN_TARGET = new Headline.Target(true, 4, "issue 23");
-
-  /** Default ÷ client-local round by round, when the breakdown has both with two rounds or more. */
-  private static Optional<Interval> warmRatio(List<Breakdown> breakdown) {
-    Optional<Breakdown> served = breakdownOf(breakdown, Strategy.DEFAULT);
-    Optional<Breakdown> local = breakdownOf(breakdown, Strategy.CLIENT_LOCAL);
-    if (served.isEmpty() || local.isEmpty()) {
-      return Optional.empty();
-    }
-    List<Double> numerators = served.get().roundWallMs();
-    List<Double> denominators = local.get().roundWallMs();
-    if (numerators.size() < 2 || numerators.size() != denominators.size()) {
-      return Optional.empty();
-    }
-    return Optional.of(
-        Interval.ofPairedRatio(
-            numerators.stream().mapToDouble(Double::doubleValue).toArray(),
-            denominators.stream().mapToDouble(Double::doubleValue).toArray()));
-  }
-
-  private static Optional<Breakdown> breakdownOf(List<Breakdown> breakdown, Strategy strategy) {
-    return breakdown.stream().filter(row -> row.strategy().equals(strategy.label())).findFirst();
   }
 
   private void mergeOnRead() {

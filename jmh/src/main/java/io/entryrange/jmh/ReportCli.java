@@ -129,7 +129,7 @@ public final class ReportCli implements Callable<Integer> {
       Charts.write(measurements, out).forEach(chart -> console.println("  " + chart));
       String report =
           ReportWriter.render(
-              measurements, Headlines.of(measurements, List.of(), List.of(), List.of()), config, machine(), List.of(), elapsed(start));
+              measurements, Headlines.of(measurements, List.of(), List.of()), config, machine(), List.of(), elapsed(start));
       Files.writeString(out.resolve("REPORT.md"), report, StandardCharsets.UTF_8);
       phase(start, "done: " + out.toAbsolutePath().resolve("REPORT.md"));
       return 0;
@@ -162,7 +162,6 @@ public final class ReportCli implements Callable<Integer> {
                     Layout.LARGE_MANIFESTS,
                     config.breakdownWarmups(),
                     config.singleShots(),
-                    config.breakdownRounds(),
                     what -> step(start, what))
                 .run(List.of(Strategy.DEFAULT, Strategy.CLIENT_LOCAL));
       }
@@ -180,7 +179,7 @@ public final class ReportCli implements Callable<Integer> {
       measurements.removeAll(floors);
       List<Measurement> timed = new ArrayList<>(measurements);
       timed.addAll(floors);
-      List<Headline> headlines = Headlines.of(timed, load, memory, breakdown);
+      List<Headline> headlines = Headlines.of(timed, load, memory);
       List<Object> summary = new ArrayList<>(headlines);
       summary.addAll(measurements);
       summary.addAll(floors);
@@ -257,7 +256,7 @@ public final class ReportCli implements Callable<Integer> {
       JSON.writeValue(out.resolve("jmh-result.json").toFile(), raw);
       List<Measurement> measurements =
           JmhResults.toMeasurements(raw, costs).stream().map(m -> m.from(source.source())).toList();
-      List<Headline> headlines = Headlines.of(measurements, List.of(), List.of(), List.of());
+      List<Headline> headlines = Headlines.of(measurements, List.of(), List.of());
       List<Object> summary = new ArrayList<>(headlines);
       summary.addAll(measurements);
       JSON.writeValue(out.resolve("summary.json").toFile(), summary);

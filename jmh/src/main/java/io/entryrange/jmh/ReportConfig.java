@@ -101,15 +101,15 @@ record ReportConfig(
 
   /**
    * The warm-up of every full-scan fork of the quick and full reports, the same for every strategy.
-   * Why 35 s: in a probe of one default fork at N = 100,000 its scans fell from 6.0 s to 1.4 s by
-   * the seventh and settled at 0.75 to 1.1 s after about 30 s of scanning, which is where six
-   * warmup scans (the rule before this one) had not arrived (see {@link ScanWarmUp}). The
-   * reference's scans take 5 to 6 s, so it gets about six unmeasured scans, as before; client-local
-   * stops at 25 scans (settled from its sixth), and the default reaches 25 scans only after about
-   * 35 s. Against six warmup scans this costs about 20 s a default fork and 5 s a client-local fork
-   * and saves about 5 s a reference fork.
+   * Why 30 s: in a probe of one default fork at N = 100,000 its scans fell from 6.0 s to 1.4 s by
+   * the seventh and to 0.8 to 1.1 s after about 30 s of scanning (its twentieth scan), where six
+   * warmup scans (the rule before this one) had not arrived (see {@link ScanWarmUp}); a longer
+   * warm-up would still gain a little but does not fit the main job's 15 minutes. The reference's
+   * scans take 4 to 6 s, so it gets five to seven unmeasured scans, about as before; client-local
+   * stops at 20 scans (settled from its sixth). Against six warmup scans this costs about 15 s a
+   * default fork and 5 s a client-local fork.
    */
-  static final ScanWarmUp FULL_SCAN_WARM_UP = new ScanWarmUp(Duration.ofSeconds(35), 25);
+  static final ScanWarmUp FULL_SCAN_WARM_UP = new ScanWarmUp(Duration.ofSeconds(30), 20);
 
   /** A warm-up that still runs the warm-up path, for the pipeline's smoke runs. */
   private static final ScanWarmUp SMOKE_WARM_UP = new ScanWarmUp(Duration.ofSeconds(1), 2);
@@ -126,10 +126,6 @@ record ReportConfig(
     return name.endsWith("smoke") ? 1 : BREAKDOWN_WARMUPS;
   }
 
-  /** Rounds of the breakdown's measured scans: as many as a headline's, two in smoke runs. */
-  int breakdownRounds() {
-    return name.endsWith("smoke") ? 2 : HEADLINE_ROUNDS;
-  }
 
   /**
    * Measured full scans per fork of the quick report, after {@link #FULL_SCAN_WARM_UP}. Why two:

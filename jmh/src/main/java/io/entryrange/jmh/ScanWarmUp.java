@@ -19,9 +19,9 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  * client-local settled within its first two seconds (1.1, 0.56, 0.41, 0.41, 0.40, 0.27 s). Six
  * warmup scans timed the default in the middle of its compilation and client-local settled, so
  * their ratio measured how far the JIT had come. A catalog is a long-lived process and so is a
- * client that scans large tables; both are compared at their steady state. The count bound keeps
- * a fast strategy from scanning for the whole time once it has long settled (client-local runs 40
- * scans in about 12 s).
+ * client that scans large tables; both are compared as near their steady state as the main job's
+ * budget allows. The count bound keeps a fast strategy from scanning for the whole time once it
+ * has long settled (client-local runs 20 scans in about 6 s).
  */
 record ScanWarmUp(Duration time, int scans) {
   /** The system property a fork reads the rule from, as {@link #jvmArg} writes it. */

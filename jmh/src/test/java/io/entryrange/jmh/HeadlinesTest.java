@@ -18,7 +18,7 @@ class HeadlinesTest {
             // offset over range at N = 100,000: 1,000, 500, 2,000 -> geometric mean 1,000
             redemption("offset", 100_000, 1200, 1200, 7200));
 
-    List<Headline> headlines = Headlines.of(rows, List.of(), List.of(), List.of());
+    List<Headline> headlines = Headlines.of(rows, List.of(), List.of());
 
     assertThat(headlines).extracting(Headline::question).containsExactly("Redemption flat in N", "Range vs offset");
     Interval flat = headlines.get(0).value();
@@ -43,7 +43,7 @@ class HeadlinesTest {
       load.add(tasks("range", 8, round, 1, 0));
     }
 
-    List<Headline> headlines = Headlines.of(List.of(), load, List.of(), List.of());
+    List<Headline> headlines = Headlines.of(List.of(), load, List.of());
 
     assertThat(headlines).extracting(Headline::question).containsExactly("Load", "Load, errors");
     assertThat(headlines.get(0).value().estimate())
@@ -61,58 +61,12 @@ class HeadlinesTest {
       memory.add(new MemorySample(MemorySample.MEMORY, i * 10_000L, heapMb[i] * 1_000_000, 100, 200, 1, 1, 10));
     }
 
-    List<Headline> headlines = Headlines.of(List.of(), List.of(), memory, List.of());
+    List<Headline> headlines = Headlines.of(List.of(), List.of(), memory);
 
     assertThat(headlines).extracting(Headline::question).containsExactly("Memory", "Memory, cache bound");
     assertThat(headlines.get(0).value().estimate()).isCloseTo(1.0, within(1e-9));
     assertThat(headlines.get(0).verdict()).isEqualTo("not met");
     assertThat(headlines.get(1).value().estimate()).isEqualTo(0.5);
-  }
-
-  @Test
-  void fullScanAgainstClientLocalIsPairedRoundByRoundFromTheBreakdownWhenItRan() {
-    List<Measurement> forks =
-        List.of(
-            fullScan("default", 5000, 5000, 5000),
-            fullScan("client-local", 1000, 1000, 1000),
-            fullScan("reference", 10000, 10000, 10000));
-    // default over client-local, round by round: 3, 2, 4.5 -> geometric mean 3
-    List<Breakdown> breakdown =
-        List.of(breakdown("default", 900, 500, 1350), breakdown("client-local", 300, 250, 300));
-
-    List<Headline> warm = Headlines.of(forks, List.of(), List.of(), breakdown);
-    List<Headline> fresh = Headlines.of(forks, List.of(), List.of(), List.of());
-
-    assertThat(warm)
-        .extracting(Headline::question)
-        .containsExactly("Full scan vs client-local", "Full scan vs the reference");
-    assertThat(warm.get(0).value().estimate()).isCloseTo(3.0, within(1e-9));
-    assertThat(warm.get(0).value().samples()).isEqualTo(3);
-    assertThat(warm.get(0).figure()).contains("warm server");
-    assertThat(warm.get(1).value().estimate()).as("the reference from the forks").isCloseTo(0.5, within(1e-9));
-    assertThat(fresh.get(0).question()).isEqualTo("Full scan vs client-local");
-    assertThat(fresh.get(0).value().estimate()).as("without a breakdown, the forks").isCloseTo(5.0, within(1e-9));
-    assertThat(fresh.get(0).figure()).contains("JMH forks");
-  }
-
-  private static Measurement fullScan(String strategy, double... forks) {
-    List<Double> forksMs = new ArrayList<>();
-    for (double fork : forks) {
-      forksMs.add(fork);
-    }
-    return new Measurement(
-        Measurement.E2E, strategy, 100_000, "large-manifests", null, "local",
-        forks[0], null, null, null, null, null, forksMs, CatalogTable.GENERATED);
-  }
-
-  private static Breakdown breakdown(String strategy, double... roundWallMs) {
-    List<Double> rounds = new ArrayList<>();
-    for (double wall : roundWallMs) {
-      rounds.add(wall);
-    }
-    return new Breakdown(
-        Breakdown.BREAKDOWN, strategy, 100_000, "large-manifests", "local", 6, 2, 100_000, 5000,
-        roundWallMs[0], 1, 1, 1, 1, 1, 1, 1, 1, 1, rounds);
   }
 
   private static Measurement redemption(String strategy, int planSize, double... forks) {
