@@ -10,9 +10,9 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  * headline's pair) at 64 clients, each server's {@code /tasks} first driven 4 s unmeasured, then
  * in {@value ReportConfig#HEADLINE_ROUNDS} interleaved rounds of 0.5 s warmup and at most 1.5 s a
  * cell, {@code /plan} in the last round only (no headline reads it; the reference's plan cell
- * alone takes 5 s a round); memory runs 20,000 redemptions (at 15,000 the
- * slope's interval, met with room at 20,000, reached past its target: 0.079 [-0.368, 0.525]). Full adds offset and
- * offset-cached at 1, 8 and 64 clients, with 10 s windows, and 10^6 redemptions.
+ * alone takes 5 s a round); memory runs 20,000 redemptions (at 15,000 the slope's
+ * interval, met with room at 20,000, reached past its target: 0.079 [-0.368, 0.525]). Full adds
+ * offset and offset-cached at 1, 8 and 64 clients, with 10 s windows, and 10^6 redemptions.
  *
  * @param loadPlanSize the table the load run serves: large enough that offset re-planning is
  *     visibly costly, small enough that its cells still finish in their window

@@ -19,9 +19,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * N = 1,000 and 100,000, fan-out plan calls at both sizes, the default full scan next to the
  * reference and client-local planning at N = 100,000, merge-on-read range at both sizes, and the
  * floor; offset redemption is in those rounds only at N = 100,000, where the headline reads it
- * (range's rounds and offset's take turns, {@link JmhRun#turnsWithNext}). Offset at N = 1,000 gets
- * one fork, for the detail table and the chart; offset-cached and the reference's redemption,
- * range-cold on merge-on-read one fork at N = 100,000. Full keeps the wide sweep:
+ * (range's rounds and offset's take turns, {@link JmhRun#turnsWithNext}); offset-cached and the
+ * reference's redemption, and range-cold on merge-on-read, one fork at N = 100,000. Full keeps the wide sweep:
  * N up to 1,000,000, every batch, both layouts, the simulated store, every full scan (offset only
  * up to 10,000 files: a full scan re-plans once per plan task), the sparse merge-on-read layout,
  * with the same runs in rounds; about an hour and a half on 2 cores. Smoke is for the pipeline
@@ -101,15 +100,16 @@ record ReportConfig(
 
   /**
    * The warm-up of every full-scan fork of the quick and full reports, the same for every strategy.
-   * Why 30 s: in a probe of one default fork at N = 100,000 its scans fell from 6.0 s to 1.4 s by
-   * the seventh and to 0.8 to 1.1 s after about 30 s of scanning (its twentieth scan), where six
-   * warmup scans (the rule before this one) had not arrived (see {@link ScanWarmUp}); a longer
-   * warm-up would still gain a little but does not fit the main job's 15 minutes. The reference's
-   * scans take 4 to 6 s, so it gets five to seven unmeasured scans, about as before; client-local
-   * stops at 20 scans (settled from its sixth). Against six warmup scans this costs about 15 s a
-   * default fork and 5 s a client-local fork.
+   * Why 25 s: in a probe of one default fork at N = 100,000 its scans fell from 6.0 s to 1.4 s by
+   * the seventh (16 s in), to about 1.0 s by the thirteenth (25 s in) and to 0.8 to 1.1 s after
+   * about 30 s, where six warmup scans (the rule before this one) had not arrived (see {@link
+   * ScanWarmUp}). A longer warm-up would still gain a little but does not fit the main job's 15
+   * minutes (with 30 s it took 14 min 40 s and 15 min 1 s in a slow hour). The reference's scans
+   * take 4 to 6 s, so it gets four to six unmeasured scans, about as before; client-local stops at
+   * 20 scans (settled from its sixth). Against six warmup scans this costs about 10 s a default
+   * fork and 5 s a client-local fork.
    */
-  static final ScanWarmUp FULL_SCAN_WARM_UP = new ScanWarmUp(Duration.ofSeconds(30), 20);
+  static final ScanWarmUp FULL_SCAN_WARM_UP = new ScanWarmUp(Duration.ofSeconds(25), 20);
 
   /** A warm-up that still runs the warm-up path, for the pipeline's smoke runs. */
   private static final ScanWarmUp SMOKE_WARM_UP = new ScanWarmUp(Duration.ofSeconds(1), 2);
@@ -399,19 +399,17 @@ record ReportConfig(
   /**
    * Redemption of the middle batch on local disk, large manifests, as the quick report's headlines
    * read it: range at {@code ends} and offset at {@code largest} in rounds taking turns (range flat
-   * in N, offset ÷ range), offset at the other sizes in one fork, offset-cached and the reference
-   * at {@code largest} in one fork.
+   * in N, offset ÷ range), offset-cached and the reference at {@code largest} in one fork. Offset
+   * at the other sizes is left to full (its bytes are in the deterministic costs at every size).
    */
   private static List<JmhRun> headlineRedemptions(List<Integer> ends, List<Integer> largest) {
     List<Batch> middle = List.of(Batch.MIDDLE);
-    List<Integer> smaller = ends.stream().filter(size -> !largest.contains(size)).toList();
     return List.of(
         redemption(Storage.LOCAL, Layout.LARGE_MANIFESTS, ends, List.of(Strategy.RANGE), middle)
             .inRounds(HEADLINE_ROUNDS)
             .takingTurnsWithNext(),
         redemption(Storage.LOCAL, Layout.LARGE_MANIFESTS, largest, List.of(Strategy.OFFSET), middle)
             .inRounds(HEADLINE_ROUNDS),
-        redemption(Storage.LOCAL, Layout.LARGE_MANIFESTS, smaller, List.of(Strategy.OFFSET), middle),
         redemption(
             Storage.LOCAL, Layout.LARGE_MANIFESTS, largest, List.of(Strategy.OFFSET_CACHED, Strategy.REFERENCE), middle));
   }

@@ -22,12 +22,10 @@ class ReportConfigTest {
     assertThat(first)
         .allSatisfy(
             run -> assertThat(ReportConfig.quick().timing(run).warmups()).isEqualTo(ReportConfig.STEADY_WARMUPS));
-    assertThat(groups.get(1)).singleElement().satisfies(
-        run -> {
-          assertThat(run.strategies()).containsExactly(Strategy.OFFSET);
-          assertThat(run.planSizes()).containsExactly(1_000);
-          assertThat(run.rounds()).isEqualTo(1);
-        });
+    assertThat(ReportConfig.quick().runs())
+        .as("offset is timed nowhere else in quick on large manifests")
+        .filteredOn(run -> run.layout() == Layout.LARGE_MANIFESTS && run.strategies().contains(Strategy.OFFSET))
+        .containsExactly(first.get(1));
     assertThat(groups.stream().mapToInt(List::size).sum()).isEqualTo(ReportConfig.quick().runs().size());
   }
 

@@ -60,7 +60,7 @@ class ScanWarmUpTest {
 
       assertThat(ScanWarmUp.fromProperty(arg.substring(arg.indexOf('=') + 1))).isEqualTo(rule);
     }
-    assertThat(ReportConfig.FULL_SCAN_WARM_UP.describe()).isEqualTo("30 s or 20 scans, whichever comes first");
+    assertThat(ReportConfig.FULL_SCAN_WARM_UP.describe()).isEqualTo("25 s or 20 scans, whichever comes first");
   }
 
   @Test
