@@ -7,7 +7,7 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 /**
  * How long the report's load and memory runs go on, per report configuration. Quick keeps both
  * to about a minute and a half together on 2 cores: load times range and the reference (the
- * headline's pair) at 64 clients, each server's {@code /tasks} first driven 4 s unmeasured, then
+ * headline's pair) at 64 clients, each server's {@code /tasks} first driven 8 s unmeasured, then
  * in {@value ReportConfig#HEADLINE_ROUNDS} interleaved rounds of 0.5 s warmup and at most 1.5 s a
  * cell, {@code /plan} in the last round only (no headline reads it; the reference's plan cell
  * alone takes 5 s a round); memory runs 20,000 redemptions (at 15,000 the slope's
@@ -64,7 +64,7 @@ record LongRunConfig(
               HEADLINE_PAIR,
               ReportConfig.HEADLINE_ROUNDS,
               1,
-              new LoadRun.Bounds(Duration.ofSeconds(4), Duration.ofMillis(500), Duration.ofMillis(1500), 20_000, List.of(64)),
+              new LoadRun.Bounds(Duration.ofSeconds(8), Duration.ofMillis(500), Duration.ofMillis(1500), 20_000, List.of(64)),
               new MemoryRun.Settings(4, 3, 2_000, 20_000, 64 << 10, 20));
     };
   }
