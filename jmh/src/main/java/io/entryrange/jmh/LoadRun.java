@@ -49,7 +49,7 @@ final class LoadRun {
    *     and range's request path was still being compiled through the measured rounds (range 255,
    *     376 then 446 requests a second in rounds 0 to 2 while the reference held 489 to 529), so
    *     the ratio measured how far compilation had come; the cells' own warmup is too short for it.
-   *     Quick drives each for 8 s: after 4 s, range's round 0 was still the lowest in six of six
+   *     Quick drives each for 8 s: after 4 s, range's round 0 was still the lowest in five of six
    *     runs (one run: 374, then 507 and 484 requests a second, the reference 556, 568, 572)
    */
   record Bounds(
