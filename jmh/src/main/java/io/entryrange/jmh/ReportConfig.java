@@ -115,9 +115,10 @@ record ReportConfig(
   private static final ScanWarmUp SMOKE_WARM_UP = new ScanWarmUp(Duration.ofSeconds(1), 2);
 
   /**
-   * Warmup scans before the breakdown's measured ones ({@link BreakdownRun}). The breakdown runs
-   * in the report's JVM after the load and memory runs, whose redemptions have already compiled
-   * the server's path, so a count suffices there.
+   * Warmup scans before the breakdown's measured ones ({@link BreakdownRun}): a count, fewer than a
+   * fork's warm-up, since the breakdown says where a scan's time goes rather than giving the
+   * headline ratio; its VM column shows what compilation still takes (104 to 714 ms a default
+   * scan in the main jobs of 2026-12-03 afternoon, after the load and memory runs).
    */
   static final int BREAKDOWN_WARMUPS = 6;
 
