@@ -380,7 +380,7 @@ public final class ReportCli implements Callable<Integer> {
             .forks(1)
             .jvmArgsAppend("-Xmx6g", "-Djava.awt.headless=true", config.scanWarmUp().jvmArg())
             .addProfiler(GCProfiler.class)
-            .warmupIterations(singleShot ? config.singleShotWarmups() : timing.warmups())
+            .warmupIterations(singleShot ? 0 : timing.warmups())
             .warmupTime(timing.warmupTime())
             .measurementIterations(singleShot ? config.singleShots() : timing.iterations())
             .measurementTime(timing.time())

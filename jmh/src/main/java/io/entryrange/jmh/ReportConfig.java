@@ -26,8 +26,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * with the same runs in rounds; about an hour and a half on 2 cores. Smoke is for the pipeline
  * test only.
  *
- * @param singleShotWarmups JMH's warmup iterations of a full-scan fork, after {@code scanWarmUp}
- * @param scanWarmUp the unmeasured scans a full-scan fork starts with ({@link FullScanBenchmark})
+ * @param scanWarmUp the unmeasured scans a full-scan fork starts with ({@link FullScanBenchmark}),
+ *     in place of JMH's warmup iterations, which count single shots rather than time them
  * @param singleShots measured full scans per fork, after the warm-up
  */
 record ReportConfig(
@@ -36,7 +36,6 @@ record ReportConfig(
     TimeValue warmupTime,
     int measurementIterations,
     TimeValue measurementTime,
-    int singleShotWarmups,
     ScanWarmUp scanWarmUp,
     int singleShots,
     List<JmhRun> runs) {
@@ -92,7 +91,6 @@ record ReportConfig(
         TimeValue.seconds(1),
         3,
         TimeValue.seconds(1),
-        0,
         FULL_SCAN_WARM_UP,
         FULL_SCANS,
         runs);
@@ -165,7 +163,7 @@ record ReportConfig(
     runs.addAll(mergeOnRead(sizes));
     runs.add(floor(List.of(100_000, 1_000_000), ALL_BATCHES).inRounds(HEADLINE_ROUNDS));
     return new ReportConfig(
-        "full", 3, TimeValue.seconds(1), 3, TimeValue.seconds(2), 0, FULL_SCAN_WARM_UP, 3, runs);
+        "full", 3, TimeValue.seconds(1), 3, TimeValue.seconds(2), FULL_SCAN_WARM_UP, 3, runs);
   }
 
   static ReportConfig smoke() {
@@ -186,7 +184,7 @@ record ReportConfig(
                 List.of()),
             floor(sizes, List.of(Batch.LAST)));
     return new ReportConfig(
-        "smoke", 1, TimeValue.milliseconds(200), 1, TimeValue.milliseconds(200), 0, SMOKE_WARM_UP, 1, runs);
+        "smoke", 1, TimeValue.milliseconds(200), 1, TimeValue.milliseconds(200), SMOKE_WARM_UP, 1, runs);
   }
 
   /**
@@ -220,9 +218,9 @@ record ReportConfig(
     }
     return smoke
         ? new ReportConfig(
-            "catalog-smoke", 1, TimeValue.milliseconds(200), 1, TimeValue.milliseconds(200), 0, SMOKE_WARM_UP, 1, runs)
+            "catalog-smoke", 1, TimeValue.milliseconds(200), 1, TimeValue.milliseconds(200), SMOKE_WARM_UP, 1, runs)
         : new ReportConfig(
-            "catalog", 3, TimeValue.seconds(1), 3, TimeValue.seconds(1), 0, FULL_SCAN_WARM_UP, 3, runs);
+            "catalog", 3, TimeValue.seconds(1), 3, TimeValue.seconds(1), FULL_SCAN_WARM_UP, 3, runs);
   }
 
   /**
@@ -260,7 +258,6 @@ record ReportConfig(
         warmupTime,
         measurementIterations,
         measurementTime,
-        singleShotWarmups,
         scanWarmUp,
         singleShots,
         kept);

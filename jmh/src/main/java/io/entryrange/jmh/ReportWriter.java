@@ -70,7 +70,7 @@ final class ReportWriter {
             Locale.ROOT,
             "- JMH: the runs behind the headlines in %d interleaved rounds of one fork per parameter combination,"
                 + " the others one fork; %d x 1 s warmup for the headline rounds of range redemption and fan-out plan calls, merge-on-read range and the floor, %d x %s warmup,"
-                + " %d x %s measurement (average time) for the rest; full scans single-shot, each fork scanning unmeasured for %s, then %d warmup + %d measured;"
+                + " %d x %s measurement (average time) for the rest; full scans single-shot, each fork scanning unmeasured for %s, then %d measured;"
                 + " `-prof gc`. A time in brackets is its 95%% repeat interval over forks; a time without was timed in one fork\n",
             ReportConfig.HEADLINE_ROUNDS,
             ReportConfig.STEADY_WARMUPS,
@@ -79,7 +79,6 @@ final class ReportWriter {
             config.measurementIterations(),
             config.measurementTime(),
             config.scanWarmUp().describe(),
-            config.singleShotWarmups(),
             config.singleShots()));
     out.append("- Batch size B = ").append(PlanServer.BATCH_SIZE).append(" for every strategy\n");
     out.append("- Simulated object store: 20 ms per file open and per non-sequential read\n\n");

@@ -54,6 +54,6 @@ class ReportConfigTest {
 
   private static ReportConfig config(List<JmhRun> runs) {
     return new ReportConfig(
-        "test", 1, TimeValue.seconds(1), 1, TimeValue.seconds(1), 0, ScanWarmUp.NONE, 1, runs);
+        "test", 1, TimeValue.seconds(1), 1, TimeValue.seconds(1), ScanWarmUp.NONE, 1, runs);
   }
 }
