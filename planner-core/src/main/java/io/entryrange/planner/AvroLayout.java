@@ -20,8 +20,10 @@ import org.apache.iceberg.util.JsonUtil;
 
 /**
  * What trimming a slice needs from a manifest's Avro header, parsed once per manifest: Avro's own
- * parsed header and the codec's name, a skipper compiled from the writer's entry schema, and the header
- * rewritten with the codec set to {@code null}, for handing over blocks that are already inflated.
+ * parsed header and the codec's name, a skipper compiled from the writer's entry schema, the header
+ * rewritten with the codec set to {@code null}, for handing over blocks that are already inflated,
+ * and, where the schema has them, the same without the data files' column-stats maps ({@link
+ * WithoutColumnStats}), or null.
  *
  * <p>Why cached beside the block index: in a profile of full scans over HTTP, parsing a
  * manifest header's schema cost more than decoding the 100 entries of a slice, so it is done once
@@ -36,7 +38,11 @@ import org.apache.iceberg.util.JsonUtil;
  * otherwise the header keeps the writer's schema text as it was.
  */
 record AvroLayout(
-    DataFileStream.Header header, String codec, EntrySkipper skipper, byte[] plainHeader) {
+    DataFileStream.Header header,
+    String codec,
+    EntrySkipper skipper,
+    byte[] plainHeader,
+    WithoutColumnStats withoutColumnStats) {
   private static final String DOC = "doc";
   private static final String DEFAULT = "default";
 
@@ -50,15 +56,19 @@ record AvroLayout(
         new DataFileStream<>(new ByteArrayInputStream(header), new GenericDatumReader<>())) {
       String codec = stream.getMetaString(DataFileConstants.CODEC);
       Schema writer = stream.getSchema();
-      byte[] plain = withPlainCodec(stream, header, withoutDocs(writer));
+      String writerJson = withoutDocs(writer);
+      byte[] plain = withPlainCodec(stream, header, writerJson);
       if (!writer.equals(schemaOf(plain))) {
         plain = withPlainCodec(stream, header, null);
       }
+      EntrySkipper skipper = EntrySkipper.of(writer);
       return new AvroLayout(
           stream.getHeader(),
           codec == null ? DataFileConstants.NULL_CODEC : codec,
-          EntrySkipper.of(writer),
-          plain);
+          skipper,
+          plain,
+          WithoutColumnStats.of(
+              writer, writerJson, skipper, json -> withPlainCodec(stream, header, json)));
     } catch (AvroRuntimeException e) {
       return null;
     }
@@ -94,7 +104,7 @@ record AvroLayout(
   }
 
   /** The schema Avro reads from a header, as Iceberg's reader opens a file. */
-  private static Schema schemaOf(byte[] header) throws IOException {
+  static Schema schemaOf(byte[] header) throws IOException {
     try (DataFileStream<Object> stream =
         new DataFileStream<>(new ByteArrayInputStream(header), new GenericDatumReader<>())) {
       return stream.getSchema();
@@ -132,6 +142,6 @@ record AvroLayout(
 
   /** Heap held, as cache weigher counts it: the rewritten header and a parsed schema. */
   int weight() {
-    return 5 * plainHeader.length;
+    return 5 * plainHeader.length + (withoutColumnStats == null ? 0 : withoutColumnStats.weight());
   }
 }

@@ -55,6 +55,52 @@ final class EntrySkipper {
     return skip(root, cursor) ? cursor.position : NEEDS_MORE;
   }
 
+  /**
+   * As {@link #skip}, also finding where the fields marked in {@code dropped} of the record in
+   * field {@code recordField} of this schema's root record lie: {@code cuts[0]} is set to their
+   * count n, and {@code cuts[1 .. 2n]} to each one's start and end, in order. The datum without
+   * those byte ranges is the datum as the same schema without those fields would write it.
+   *
+   * @param cuts at least one plus twice the fields marked
+   */
+  int skipFindingCuts(
+      byte[] bytes, int position, int limit, int recordField, boolean[] dropped, int[] cuts)
+      throws IOException {
+    Cursor in = new Cursor(bytes, position, limit);
+    int count = 0;
+    for (int field = 0; field < root.children.length; field += 1) {
+      Node node = root.children[field];
+      if (field != recordField) {
+        if (!skip(node, in)) {
+          return NEEDS_MORE;
+        }
+        continue;
+      }
+      for (int inner = 0; inner < node.children.length; inner += 1) {
+        int start = in.position;
+        if (!skip(node.children[inner], in)) {
+          return NEEDS_MORE;
+        }
+        if (dropped[inner]) {
+          cuts[1 + 2 * count] = start;
+          cuts[2 + 2 * count] = in.position;
+          count += 1;
+        }
+      }
+    }
+    cuts[0] = count;
+    return in.position;
+  }
+
+  /** Whether the root is a record whose field {@code field} is a record of {@code fields} fields. */
+  boolean hasRecordField(int field, int fields) {
+    return root.kind == Kind.RECORD
+        && field >= 0
+        && field < root.children.length
+        && root.children[field].kind == Kind.RECORD
+        && root.children[field].children.length == fields;
+  }
+
   private static boolean skip(Node node, Cursor in) throws IOException {
     switch (node.kind) {
       case NOTHING:

@@ -5,6 +5,8 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.stats.CacheStats;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.iceberg.DataFile;
@@ -18,9 +20,10 @@ import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 
 /**
- * Node-local, bounded caches of what is learned once per immutable manifest: its block index, and
- * for v3 manifests the row-id offset at the start of each block; and of each snapshot's manifest
- * list.
+ * Node-local, bounded caches of what is learned once per immutable manifest: its block index, for
+ * v3 manifests the row-id offset at the start of each block, and its blocks' entries without
+ * column stats ({@link StatsFreeBlock}) as scans that cannot use column stats redeem them; and of
+ * each snapshot's manifest list.
  *
  * <p>Why a cache is safe here: a manifest path names immutable bytes, so an entry never goes stale
  * and no replica needs another's. It only saves work; a cold replica computes the same values.
@@ -35,12 +38,16 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  * holds up only the redemptions that need that manifest.
  */
 public final class ManifestIndexCache {
-  /** Default bound: about 64 MiB of block indexes and headers. */
+  /**
+   * Default bound: about 64 MiB of block indexes and headers, and as much again of blocks without
+   * column stats.
+   */
   public static final long DEFAULT_MAX_WEIGHT_BYTES = 64L << 20;
 
   private final AsyncCache<FileKey, ManifestBlockIndex> blockIndexes;
   private final AsyncCache<FileKey, long[]> rowIdOffsets;
   private final AsyncCache<ListKey, SnapshotManifests> manifestLists;
+  private final AsyncCache<BlockKey, StatsFreeBlock> statsFreeBlocks;
 
   public ManifestIndexCache() {
     this(DEFAULT_MAX_WEIGHT_BYTES);
@@ -66,6 +73,12 @@ public final class ManifestIndexCache {
             .<ListKey, SnapshotManifests>weigher((key, manifests) -> manifests.weight())
             .recordStats()
             .buildAsync();
+    this.statsFreeBlocks =
+        Caffeine.newBuilder()
+            .maximumWeight(maxWeightBytes)
+            .<BlockKey, StatsFreeBlock>weigher((key, block) -> block.weight())
+            .recordStats()
+            .buildAsync();
   }
 
   /**
@@ -77,6 +90,7 @@ public final class ManifestIndexCache {
     blockIndexes.synchronous().invalidateAll();
     rowIdOffsets.synchronous().invalidateAll();
     manifestLists.synchronous().invalidateAll();
+    statsFreeBlocks.synchronous().invalidateAll();
   }
 
   /** Hits, misses, load times and evictions of the block-index cache, for export. */
@@ -87,6 +101,11 @@ public final class ManifestIndexCache {
   /** The same for the v3 row-id offsets. */
   public CacheStats rowIdOffsetStats() {
     return rowIdOffsets.synchronous().stats();
+  }
+
+  /** The same for blocks held without column stats. */
+  public CacheStats statsFreeBlockStats() {
+    return statsFreeBlocks.synchronous().stats();
   }
 
   /** The same for manifest lists. */
@@ -134,6 +153,90 @@ public final class ManifestIndexCache {
         blockIndexes,
         FileKey.of(table, manifest),
         () -> ManifestBlockIndex.read(io.newInputFile(manifest)));
+  }
+
+  /**
+   * Indexed blocks {@code first..last} of a manifest without their column-stats maps ({@link
+   * StatsFreeBlock}), each read once per node. The blocks not yet held are read in one storage
+   * request, as a slice's blocks are; a block evicted between that check and its load is read on
+   * its own.
+   */
+  List<StatsFreeBlock> statsFreeBlocks(
+      TableKey table,
+      ManifestFile manifest,
+      ManifestBlockIndex index,
+      int first,
+      int last,
+      WithoutColumnStats cut,
+      FileIO io) {
+    FileKey file = FileKey.of(table, manifest);
+    int missingFirst = -1;
+    int missingLast = -1;
+    for (int block = first; block <= last; block += 1) {
+      if (statsFreeBlocks.getIfPresent(new BlockKey(file, block)) == null) {
+        missingFirst = missingFirst < 0 ? block : missingFirst;
+        missingLast = block;
+      }
+    }
+    SpanRead span = missingFirst < 0 ? null : new SpanRead(io, manifest, index, missingFirst, missingLast);
+    List<StatsFreeBlock> blocks = new ArrayList<>(last - first + 1);
+    for (int block = first; block <= last; block += 1) {
+      int wanted = block;
+      blocks.add(
+          AsyncLoads.get(
+              statsFreeBlocks,
+              new BlockKey(file, block),
+              () -> {
+                SpanRead read =
+                    span != null && span.covers(wanted)
+                        ? span
+                        : new SpanRead(io, manifest, index, wanted, wanted);
+                return read.block(wanted, cut);
+              }));
+    }
+    return blocks;
+  }
+
+  /** Indexed blocks {@code first..last} of a manifest, read in one request when first needed. */
+  private static final class SpanRead {
+    private final FileIO io;
+    private final ManifestFile manifest;
+    private final ManifestBlockIndex index;
+    private final int first;
+    private final int last;
+    private byte[] bytes;
+
+    SpanRead(FileIO io, ManifestFile manifest, ManifestBlockIndex index, int first, int last) {
+      this.io = io;
+      this.manifest = manifest;
+      this.index = index;
+      this.first = first;
+      this.last = last;
+    }
+
+    boolean covers(int block) {
+      return block >= first && block <= last;
+    }
+
+    StatsFreeBlock block(int block, WithoutColumnStats cut) {
+      long base = index.blockOffset(first);
+      if (bytes == null) {
+        try {
+          bytes =
+              ManifestSliceFile.readBytes(io.newInputFile(manifest), base, index.blockEnd(last));
+        } catch (IOException e) {
+          throw new UncheckedIOException("Failed to read manifest " + manifest.path(), e);
+        }
+      }
+      return StatsFreeBlock.of(
+          manifest.path(),
+          index.avroLayout(),
+          cut,
+          bytes,
+          Math.toIntExact(index.blockOffset(block) - base),
+          Math.toIntExact(index.blockEnd(block) - base),
+          index.entriesIn(block, block));
+    }
   }
 
   /**
@@ -190,6 +293,9 @@ public final class ManifestIndexCache {
       return new FileKey(table.anyVersion(), manifest.length(), manifest.path());
     }
   }
+
+  /** One indexed block of a manifest as one table reached it. */
+  private record BlockKey(FileKey file, int block) {}
 
   /** A snapshot's manifest list, as read through one metadata file of one table. */
   private record ListKey(TableKey table, long snapshotId, String location) {}

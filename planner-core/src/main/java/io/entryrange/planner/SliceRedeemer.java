@@ -26,6 +26,11 @@ import org.apache.iceberg.io.InputFile;
  * falls inside the range. Cost: the bytes of the blocks that overlap the range, inflated once;
  * Iceberg's reader decodes only the range's entries (for v3 manifests, from the first block's
  * start, where the row-id offsets are known), wherever the range sits in the manifest.
+ *
+ * <p>For a scan whose planning cannot use column stats ({@link EntryRangeBridge#readsColumnStats})
+ * the slice is instead made of the node's cached blocks without those maps ({@link
+ * StatsFreeBlock}), read, inflated and copied once per block, so a warm redemption touches no
+ * storage and Iceberg's reader parses a smaller schema and steps over no map.
  */
 final class SliceRedeemer {
   /**
@@ -56,6 +61,7 @@ final class SliceRedeemer {
     Map<String, InputFile> slices = new HashMap<>();
     Map<String, Window> windows = new HashMap<>();
     List<ManifestFile> sliced = new ArrayList<>();
+    boolean withoutStats = !EntryRangeBridge.readsColumnStats(scan, deletes);
     for (EntryRange range : batch.ranges()) {
       ManifestFile manifest = manifests.checkedManifest(range);
       ManifestBlockIndex index = indexes.blockIndex(table, manifest, io);
@@ -77,8 +83,31 @@ final class SliceRedeemer {
       long from = firstRowId == null ? range.start() : index.firstEntry(first);
       long bodyStart = index.blockOffset(first);
       long bodyEnd = index.blockEnd(last);
-      InputFile file = io.newInputFile(manifest);
       AvroLayout layout = index.avroLayout();
+      WithoutColumnStats cut =
+          withoutStats && layout != null ? layout.withoutColumnStats() : null;
+      if (cut != null && bodyEnd - bodyStart <= MAX_TRIMMED_BYTES) {
+        List<StatsFreeBlock> blocks =
+            indexes.statsFreeBlocks(table, manifest, index, first, last, cut, io);
+        List<SegmentedFile.Window> entries = new ArrayList<>();
+        for (int block = first; block <= last; block += 1) {
+          long blockFirst = index.firstEntry(block);
+          long blockEnd = blockFirst + index.entriesIn(block, block);
+          entries.add(
+              blocks
+                  .get(block - first)
+                  .window(
+                      Math.max(from, blockFirst) - blockFirst,
+                      Math.min(range.end(), blockEnd) - blockFirst));
+        }
+        slices.put(
+            manifest.path(),
+            TrimmedSlice.file(manifest.path(), cut.header(), range.end() - from, entries));
+        windows.put(manifest.path(), new Window(range.start(), range.end(), from));
+        decoded.add(range.end() - from);
+        continue;
+      }
+      InputFile file = io.newInputFile(manifest);
       if (layout != null && bodyEnd - bodyStart <= MAX_TRIMMED_BYTES) {
         byte[] blocks = readBlocks(file, bodyStart, bodyEnd);
         slices.put(

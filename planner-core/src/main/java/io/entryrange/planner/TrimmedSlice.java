@@ -2,6 +2,7 @@ package io.entryrange.planner;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.DataFormatException;
@@ -137,22 +138,28 @@ final class TrimmedSlice {
     return new SegmentedFile.Window(body.bytes(), start, stop - start);
   }
 
-  /** The trimmed file: the plain header, one block frame of the kept entries, the sync marker. */
-  private static InputFile file(
-      String location, byte[] plainHeader, long count, List<SegmentedFile.Window> entries)
-      throws IOException {
+  /**
+   * The trimmed file: {@code header} (whose last bytes are the sync marker), one block frame of
+   * the kept entries, the sync marker.
+   */
+  static InputFile file(
+      String location, byte[] header, long count, List<SegmentedFile.Window> entries) {
     long size = entries.stream().mapToLong(SegmentedFile.Window::length).sum();
     ByteArrayOutputStream frame = new ByteArrayOutputStream(20);
     BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(frame, null);
-    encoder.writeLong(count);
-    encoder.writeLong(size);
-    encoder.flush();
+    try {
+      encoder.writeLong(count);
+      encoder.writeLong(size);
+      encoder.flush();
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot write to memory", e);
+    }
     int sync = DataFileConstants.SYNC_SIZE;
     List<SegmentedFile.Window> windows = new ArrayList<>(entries.size() + 3);
-    windows.add(SegmentedFile.Window.whole(plainHeader));
+    windows.add(SegmentedFile.Window.whole(header));
     windows.add(SegmentedFile.Window.whole(frame.toByteArray()));
     windows.addAll(entries);
-    windows.add(new SegmentedFile.Window(plainHeader, plainHeader.length - sync, sync));
+    windows.add(new SegmentedFile.Window(header, header.length - sync, sync));
     return SegmentedFile.of(location, windows);
   }
 }

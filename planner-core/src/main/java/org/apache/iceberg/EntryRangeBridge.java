@@ -5,8 +5,10 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.BiPredicate;
 import java.util.function.ToLongBiFunction;
+import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
@@ -238,6 +240,45 @@ public final class EntryRangeBridge {
                         context.schemaAsString(),
                         context.specAsString(),
                         context.residuals())));
+  }
+
+  /** The field id of {@code data_file} in a manifest entry. */
+  public static final int DATA_FILE_FIELD_ID = ManifestEntry.DATA_FILE_ID;
+
+  /** The field ids of a data file's column-stats maps, as written in a manifest. */
+  public static final Set<Integer> COLUMN_STATS_FIELD_IDS =
+      Set.of(
+          DataFile.COLUMN_SIZES.fieldId(),
+          DataFile.VALUE_COUNTS.fieldId(),
+          DataFile.NULL_VALUE_COUNTS.fieldId(),
+          DataFile.NAN_VALUE_COUNTS.fieldId(),
+          DataFile.LOWER_BOUNDS.fieldId(),
+          DataFile.UPPER_BOUNDS.fieldId());
+
+  private static final Set<String> COLUMN_STATS_NAMES =
+      Set.of(
+          DataFile.COLUMN_SIZES.name(),
+          DataFile.VALUE_COUNTS.name(),
+          DataFile.NULL_VALUE_COUNTS.name(),
+          DataFile.NAN_VALUE_COUNTS.name(),
+          DataFile.LOWER_BOUNDS.name(),
+          DataFile.UPPER_BOUNDS.name());
+
+  /**
+   * Whether {@link #planFiles} may read a data file's column-stats maps for this scan. False only
+   * when nothing in planning can use them: no row filter (so no metrics evaluation, and residuals
+   * come from partitions alone), no stats asked for (neither the scan's columns nor columns to
+   * keep stats for), and no equality deletes (whose matching reads the data file's bounds). Then
+   * the maps only travel from the manifest to be dropped, and a slice may leave them out.
+   */
+  public static boolean readsColumnStats(TableScan scan, DeleteIndex deletes) {
+    DataTableScan configured = dataScan(scan);
+    Set<Integer> keepStats = configured.columnsToKeepStats();
+    return configured.filter().op() != Expression.Operation.TRUE
+        || configured.scanColumns().stream()
+            .anyMatch(column -> COLUMN_STATS_NAMES.contains(column) || column.equals("*"))
+        || (keepStats != null && !keepStats.isEmpty())
+        || deletes.index.hasEqualityDeletes();
   }
 
   /**

@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
  * written; a cut deflate stream is refused; an uncompressed block is used where it lies.
  */
 class InflationTest {
-  private static final AvroLayout DEFLATE = new AvroLayout(null, "deflate", null, null);
-  private static final AvroLayout PLAIN = new AvroLayout(null, "null", null, null);
+  private static final AvroLayout DEFLATE = new AvroLayout(null, "deflate", null, null, null);
+  private static final AvroLayout PLAIN = new AvroLayout(null, "null", null, null, null);
 
   @Test
   void inflatesStepByStepOnlyAsFarAsAsked() throws IOException, DataFormatException {

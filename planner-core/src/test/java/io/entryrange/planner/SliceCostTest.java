@@ -10,6 +10,7 @@ import java.util.Map;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.rest.requests.PlanTableScanRequest;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -65,6 +66,16 @@ class SliceCostTest {
   }
 
   /**
+   * A scan whose planning reads column stats (a row filter every file passes), so its slices are
+   * read from storage on every redemption; an unfiltered scan's come from the node's cached
+   * blocks without column stats ({@link #statsFreeSlicesCostOneRequestColdAndNoneWarm}).
+   */
+  private static PlanTableScanRequest readingStats() {
+    return ScanRequests.pin(
+        table, PlanTableScanRequest.builder().withFilter(Expressions.notNull("id")).build());
+  }
+
+  /**
    * A cold replica reads the manifest once, forward, to index it (one request), then the slice (one
    * request); a warm one reads only the slice's blocks, in one request, under 5% of the manifest.
    * Requests are opens plus non-sequential reads, which a FileIO that does not read through turns
@@ -76,7 +87,7 @@ class SliceCostTest {
     EntryRangePlanner planner = new EntryRangePlanner(cache);
     CountingFileIO io = new CountingFileIO(table.io());
 
-    RedeemedBatch cold = planner.redeem(table, pinned(), batch(ENTRIES - 100, ENTRIES), io);
+    RedeemedBatch cold = planner.redeem(table, readingStats(), batch(ENTRIES - 100, ENTRIES), io);
 
     ManifestBlockIndex index = cache.blockIndex(TableKey.of(table), manifest, io);
     long largestBlock = 0;
@@ -93,7 +104,7 @@ class SliceCostTest {
     assertThat(cold.entriesDecoded() - 100).isLessThanOrEqualTo(2 * largestBlock);
 
     io.reset();
-    RedeemedBatch warm = planner.redeem(table, pinned(), batch(ENTRIES - 100, ENTRIES), io);
+    RedeemedBatch warm = planner.redeem(table, readingStats(), batch(ENTRIES - 100, ENTRIES), io);
     assertThat(TaskJson.of(warm.tasks())).isEqualTo(TaskJson.of(cold.tasks()));
     CountingFileIO.IoCost warmCost = io.costOf(manifest.path());
     assertThat(requests(warmCost)).as("warm requests for the manifest").isEqualTo(1);
@@ -109,11 +120,40 @@ class SliceCostTest {
       ManifestIndexCache cache = new ManifestIndexCache();
       EntryRangePlanner planner = new EntryRangePlanner(cache);
       CountingFileIO io = new CountingFileIO(table.io());
-      planner.redeem(table, pinned(), batch(start, start + 100), io);
+      planner.redeem(table, readingStats(), batch(start, start + 100), io);
       assertThat(requests(io.costOf(manifest.path()))).as("cold at %s", start).isLessThanOrEqualTo(2);
       io.reset();
-      planner.redeem(table, pinned(), batch(start, start + 100), io);
+      planner.redeem(table, readingStats(), batch(start, start + 100), io);
       assertThat(requests(io.costOf(manifest.path()))).as("warm at %s", start).isEqualTo(1);
+    }
+  }
+
+  /**
+   * An unfiltered scan's slice, wherever it sits: a cold replica indexes the manifest (one request)
+   * and reads the slice's blocks in one more, whether the slice spans one block or two; a warm one
+   * reads nothing. The tasks equal the cold ones and {@code planFiles()}'s for those entries.
+   */
+  @Test
+  void statsFreeSlicesCostOneRequestColdAndNoneWarm() {
+    ManifestBlockIndex index = ManifestBlockIndex.read(table.io().newInputFile(manifest));
+    long boundary = index.firstEntry(index.blockCount() / 2);
+    List<FileScanTask> all = IcebergScans.planFiles(table.newScan().useSnapshot(pinned().snapshotId()));
+    for (long start : new long[] {0, boundary - 50, 29_000, ENTRIES - 100}) {
+      ManifestIndexCache cache = new ManifestIndexCache();
+      EntryRangePlanner planner = new EntryRangePlanner(cache);
+      CountingFileIO io = new CountingFileIO(table.io());
+      RedeemedBatch cold = planner.redeem(table, pinned(), batch(start, start + 100), io);
+      assertThat(requests(io.costOf(manifest.path()))).as("cold at %s", start).isLessThanOrEqualTo(2);
+      assertThat(cold.entriesDecoded()).as("entries decoded at %s", start).isEqualTo(100);
+      io.reset();
+      RedeemedBatch warm = planner.redeem(table, pinned(), batch(start, start + 100), io);
+      assertThat(requests(io.costOf(manifest.path()))).as("warm at %s", start).isZero();
+      assertThat(io.costOf(manifest.path()).bytesRead()).as("warm bytes at %s", start).isZero();
+      assertThat(TaskJson.of(warm.tasks())).isEqualTo(TaskJson.of(cold.tasks()));
+      long first = start;
+      List<FileScanTask> expected =
+          all.stream().filter(task -> task.file().pos() >= first && task.file().pos() < first + 100).toList();
+      assertThat(TaskJson.of(cold.tasks())).as("tasks at %s", start).isEqualTo(TaskJson.of(expected));
     }
   }
 
@@ -139,11 +179,11 @@ class SliceCostTest {
     ManifestIndexCache cache = new ManifestIndexCache();
     EntryRangePlanner planner = new EntryRangePlanner(cache);
     CountingFileIO io = new CountingFileIO(table.io());
-    planner.redeem(table, pinned(), batch(0, 100), io);
+    planner.redeem(table, readingStats(), batch(0, 100), io);
     List<Long> bytes = new ArrayList<>();
     for (long start : new long[] {0, 29_000, ENTRIES - 100}) {
       io.reset();
-      planner.redeem(table, pinned(), batch(start, start + 100), io);
+      planner.redeem(table, readingStats(), batch(start, start + 100), io);
       bytes.add(io.costOf(manifest.path()).bytesRead());
     }
     long smallest = bytes.stream().mapToLong(Long::longValue).min().orElseThrow();

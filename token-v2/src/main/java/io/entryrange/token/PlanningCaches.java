@@ -7,8 +7,9 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 
 /**
  * The node-local caches a {@link ScanPlanningService} reads through: block indexes and manifest
- * lists, delete indexes, entry spaces, and the optional plan cache of the offset path. Each is
- * bounded (about 64 MiB, 64 MiB, 500,000 manifests and {@code planCacheTasks} tasks by default),
+ * lists, delete indexes, entry spaces, partitions' JSON, and the optional plan cache of the offset
+ * path. Each is bounded (about 64 MiB, 64 MiB, 500,000 manifests, 16 MiB and {@code
+ * planCacheTasks} tasks by default),
  * and every service builds its own unless given one.
  *
  * <p>Why share: a catalog that builds one service per tenant, per warehouse or per policy would
@@ -25,6 +26,8 @@ public final class PlanningCaches {
   private final DeleteIndexCache deleteIndexes;
   private final EntrySpaceCache spaces;
   private final PlanCache plans;
+  private final PartitionJsonCache partitionJson =
+      new PartitionJsonCache(PartitionJsonCache.DEFAULT_MAX_WEIGHT_BYTES);
 
   /** Every cache at its default bound, without a plan cache. */
   public PlanningCaches() {
@@ -60,6 +63,10 @@ public final class PlanningCaches {
 
   EntrySpaceCache spaces() {
     return spaces;
+  }
+
+  PartitionJsonCache partitionJson() {
+    return partitionJson;
   }
 
   /** The plan cache, or null when there is none. */

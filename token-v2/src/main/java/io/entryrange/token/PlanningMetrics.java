@@ -148,6 +148,7 @@ public final class PlanningMetrics {
     values.put("block-index-cache.weight-bytes", indexes.blockIndexBytes());
     put(values, "row-id-offset-cache", indexes.rowIdOffsetStats());
     put(values, "manifest-list-cache", indexes.manifestListStats());
+    put(values, "stats-free-block-cache", indexes.statsFreeBlockStats());
     put(values, "delete-index-cache", deleteIndexes.stats());
     values.put("full-plans", fullPlans());
     values.put("plans.inline-oversize-scan", inlinePlans());

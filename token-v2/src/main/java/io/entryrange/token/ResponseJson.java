@@ -4,11 +4,9 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.io.SerializedString;
 import java.io.IOException;
 import java.io.StringWriter;
-import java.nio.ByteBuffer;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
-import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
@@ -41,7 +39,8 @@ import org.apache.iceberg.util.JsonUtil;
  * Iceberg's {@code ContentFileParser} checks the spec's partitioning twice per file (a stream over
  * the spec's fields each time), formats the same partition values (dates, decimals) for every
  * file of a partition, and writes the same residual expression for every task of a partition.
- * Here a partition's JSON and a residual's JSON are written once and copied in as raw JSON.
+ * Here a residual's JSON is written once per response and a partition's once per node ({@link
+ * PartitionJsonCache}), and each is copied in as raw JSON.
  *
  * <p>Only the common shape is written here: data files without column stats or key metadata
  * (a scan that asks for no stats), in a response without delete files, error or credentials. A
@@ -69,18 +68,21 @@ final class ResponseJson {
   private static final MethodHandle AVG_VALUE_SIZES = avgValueSizes();
 
   private final Map<Integer, PartitionSpec> specs;
+  private final PartitionJsonCache partitionJson;
   private final Map<Integer, Partitions> partitions = new HashMap<>();
   private final Map<Expression, SerializedString> residuals = new IdentityHashMap<>();
 
-  private ResponseJson(Map<Integer, PartitionSpec> specs) {
+  private ResponseJson(Map<Integer, PartitionSpec> specs, PartitionJsonCache partitionJson) {
     this.specs = specs;
+    this.partitionJson = partitionJson;
   }
 
   /**
    * As {@link PlanTableScanResponseParser#toJson(PlanTableScanResponse, JsonGenerator)}, for
-   * responses built with {@code specs}.
+   * responses built with {@code specs}, taking partitions' JSON from {@code partitionJson}.
    */
-  static WrittenFit.Writer<PlanTableScanResponse> plan(Map<Integer, PartitionSpec> specs) {
+  static WrittenFit.Writer<PlanTableScanResponse> plan(
+      Map<Integer, PartitionSpec> specs, PartitionJsonCache partitionJson) {
     return (response, gen) -> {
       if (response.errorResponse() != null
           || !response.credentials().isEmpty()
@@ -97,16 +99,17 @@ final class ResponseJson {
       if (response.planTasks() != null) {
         JsonUtil.writeStringArray("plan-tasks", response.planTasks(), gen);
       }
-      new ResponseJson(specs).tasks(response.fileScanTasks(), gen);
+      new ResponseJson(specs, partitionJson).tasks(response.fileScanTasks(), gen);
       gen.writeEndObject();
     };
   }
 
   /**
    * As {@link FetchScanTasksResponseParser#toJson(FetchScanTasksResponse, JsonGenerator)}, for
-   * responses built with {@code specs}.
+   * responses built with {@code specs}, taking partitions' JSON from {@code partitionJson}.
    */
-  static WrittenFit.Writer<FetchScanTasksResponse> fetch(Map<Integer, PartitionSpec> specs) {
+  static WrittenFit.Writer<FetchScanTasksResponse> fetch(
+      Map<Integer, PartitionSpec> specs, PartitionJsonCache partitionJson) {
     return (response, gen) -> {
       if (!plainTasks(response.fileScanTasks(), response.deleteFiles(), specs)) {
         FetchScanTasksResponseParser.toJson(response, gen);
@@ -116,7 +119,7 @@ final class ResponseJson {
       if (response.planTasks() != null) {
         JsonUtil.writeStringArray("plan-tasks", response.planTasks(), gen);
       }
-      new ResponseJson(specs).tasks(response.fileScanTasks(), gen);
+      new ResponseJson(specs, partitionJson).tasks(response.fileScanTasks(), gen);
       gen.writeEndObject();
     };
   }
@@ -247,36 +250,32 @@ final class ResponseJson {
   }
 
   /**
-   * One spec's partitions as JSON arrays, each written once with Iceberg's value parser, through
-   * one generator reused for every new partition (a response of a thousand tasks commonly holds
-   * hundreds of partitions, and a generator per partition cost more than the values).
-   *
-   * <p>Partitions are looked up by their values' own {@code equals} and {@code hashCode}, not
-   * Iceberg's type-aware comparators: in a profile of full scans, hashing and comparing through
-   * {@code StructLikeWrapper} was 8% of the server's CPU. Java equality of the classes Iceberg
-   * holds partition values in (boxed numbers, strings, {@code BigDecimal}, {@code ByteBuffer},
-   * {@code UUID}) holds only between values Iceberg writes as the same JSON ({@code -0.0} and
-   * {@code 0.0}, or {@code 1.0} and {@code 1.00}, are unequal), so a lookup never returns another
-   * partition's JSON; values equal only to Iceberg's comparators, a {@code String} and a {@code
-   * Utf8} of the same text, are merely written twice.
+   * One spec's partitions as JSON arrays: looked up in the node's {@link PartitionJsonCache}, and
+   * on a miss written once with Iceberg's value parser through one generator reused for every new
+   * partition of the response (a generator per partition cost more than the values).
    */
-  private static final class Partitions {
+  private final class Partitions {
     private final Types.StructType type;
-    private final Map<Values, SerializedString> json = new HashMap<>();
-    private final Values probe;
+    private final PartitionJsonCache.Probe probe;
     private final StringWriter buffer = new StringWriter();
     private JsonGenerator writer;
 
     Partitions(PartitionSpec spec) {
       this.type = spec.partitionType();
-      this.probe = new Values(new Object[type.fields().size()]);
+      this.probe = partitionJson.probe(type);
     }
 
     SerializedString json(StructLike partition) throws IOException {
-      SerializedString written = json.get(probe.of(partition));
+      boolean cacheable = true;
+      for (int pos = 0; pos < type.fields().size(); pos++) {
+        cacheable &= probe.set(pos, partition.get(pos, Object.class));
+      }
+      SerializedString written = cacheable ? probe.cached() : null;
       if (written == null) {
         written = new SerializedString(write(partition));
-        json.put(probe.copy(), written);
+        if (cacheable) {
+          probe.put(written);
+        }
       }
       return written;
     }
@@ -295,50 +294,6 @@ final class ResponseJson {
       String written = buffer.toString();
       buffer.getBuffer().setLength(0);
       return written;
-    }
-  }
-
-  /** A partition's values, equal to another's when each value equals the other's. */
-  private static final class Values {
-    private final Object[] values;
-    private int hash;
-
-    private Values(Object[] values) {
-      this.values = values;
-      this.hash = Arrays.hashCode(values);
-    }
-
-    /** This probe, holding {@code partition}'s values. */
-    Values of(StructLike partition) {
-      for (int pos = 0; pos < values.length; pos++) {
-        values[pos] = partition.get(pos, Object.class);
-      }
-      hash = Arrays.hashCode(values);
-      return this;
-    }
-
-    /**
-     * A key of its own, holding the probe's values; a byte buffer is held as a read-only view of
-     * its own, so a reader moving the file's buffer later cannot change the key.
-     */
-    Values copy() {
-      Object[] held = values.clone();
-      for (int pos = 0; pos < held.length; pos++) {
-        if (held[pos] instanceof ByteBuffer bytes) {
-          held[pos] = bytes.asReadOnlyBuffer();
-        }
-      }
-      return new Values(held);
-    }
-
-    @Override
-    public boolean equals(Object other) {
-      return other instanceof Values that && Arrays.equals(values, that.values);
-    }
-
-    @Override
-    public int hashCode() {
-      return hash;
     }
   }
 }

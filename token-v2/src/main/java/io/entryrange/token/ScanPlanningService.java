@@ -69,6 +69,7 @@ public final class ScanPlanningService implements AutoCloseable {
   private final PlanningMetrics metrics;
   private final ScanLimits limits;
   private final PlanningListener listener;
+  private final PartitionJsonCache partitionJson;
 
   private ScanPlanningService(Builder builder, PlanningCaches caches) {
     this.mode = builder.mode;
@@ -89,6 +90,7 @@ public final class ScanPlanningService implements AutoCloseable {
     this.issuer = new PlanTaskIssuer(builder.codec, builder.signer, builder.targetResponseBytes);
     this.limits = builder.limits;
     this.listener = builder.listener;
+    this.partitionJson = caches.partitionJson();
     PlanCache plans = caches.plans();
     this.metrics =
         new PlanningMetrics(
@@ -140,7 +142,7 @@ public final class ScanPlanningService implements AutoCloseable {
             ident,
             requested,
             new PlanResponses(table, requested, effective)::planned,
-            ResponseJson.plan(table.specs()));
+            ResponseJson.plan(table.specs(), partitionJson));
     BatchPlan plan = null;
     if (mode != CodecMode.OFFSET) {
       plan = planner.planRanges(table, effective, trace.io(), fit);
@@ -213,7 +215,7 @@ public final class ScanPlanningService implements AutoCloseable {
               ident,
               carried,
               new PlanResponses(table, carried, effective)::fetched,
-              ResponseJson.fetch(table.specs()));
+              ResponseJson.fetch(table.specs(), partitionJson));
       redeemed =
           planner.redeem(
               table,

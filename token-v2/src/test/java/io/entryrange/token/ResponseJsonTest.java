@@ -43,9 +43,14 @@ import org.junit.jupiter.params.provider.ValueSource;
  * {@link ResponseJson} writes what Iceberg's own response parsers write, to the byte: generated
  * tables with every partition source type and transform, evolved specs, null partition values,
  * files with and without stats, split offsets, sort orders and key metadata, scans with and
- * without filters (shared residuals) and stats. The oracle is Iceberg's {@code toJson}.
+ * without filters (shared residuals) and stats. The oracle is Iceberg's {@code toJson}. One
+ * partition JSON cache serves every test, as one serves every response of a node, so later tables'
+ * responses take partitions earlier ones wrote.
  */
 class ResponseJsonTest {
+  private static final PartitionJsonCache PARTITIONS =
+      new PartitionJsonCache(PartitionJsonCache.DEFAULT_MAX_WEIGHT_BYTES);
+
   private static final Schema SCHEMA =
       new Schema(
           required(1, "id", Types.LongType.get()),
@@ -95,10 +100,10 @@ class ResponseJsonTest {
         FetchScanTasksResponse fetched = fetch.build();
 
         String what = "seed " + seed + ", filter " + filter + ", stats " + stats;
-        assertThat(JsonUtil.generate(gen -> ResponseJson.plan(table.specs()).write(planned, gen), false))
+        assertThat(JsonUtil.generate(gen -> ResponseJson.plan(table.specs(), PARTITIONS).write(planned, gen), false))
             .as(what)
             .isEqualTo(PlanTableScanResponseParser.toJson(planned));
-        assertThat(JsonUtil.generate(gen -> ResponseJson.fetch(table.specs()).write(fetched, gen), false))
+        assertThat(JsonUtil.generate(gen -> ResponseJson.fetch(table.specs(), PARTITIONS).write(fetched, gen), false))
             .as(what)
             .isEqualTo(FetchScanTasksResponseParser.toJson(fetched));
       }
@@ -109,7 +114,8 @@ class ResponseJsonTest {
    * Partitions repeat many times in a response, and some are equal to Iceberg's comparators or
    * close to each other without being the same JSON ({@code 0.0} and {@code -0.0}, NaN, strings
    * with a shared prefix, byte strings of different lengths): each file still gets its own
-   * partition's JSON, as Iceberg writes it.
+   * partition's JSON, as Iceberg writes it: written with the shared cache twice (the second time
+   * every partition is cached), and with a cache that holds nothing.
    */
   @ParameterizedTest
   @ValueSource(longs = {11L, 12L, 13L})
@@ -152,8 +158,11 @@ class ResponseJsonTest {
         SharedResiduals.of(IcebergScans.planFiles(table.newScan()), Expressions.alwaysTrue(), true);
     FetchScanTasksResponse fetched = ScanResponses.fetch(table.specs()).withFileScanTasks(tasks).build();
 
-    assertThat(JsonUtil.generate(gen -> ResponseJson.fetch(table.specs()).write(fetched, gen), false))
-        .isEqualTo(FetchScanTasksResponseParser.toJson(fetched));
+    String expected = FetchScanTasksResponseParser.toJson(fetched);
+    for (PartitionJsonCache cache : List.of(PARTITIONS, PARTITIONS, new PartitionJsonCache(0))) {
+      assertThat(JsonUtil.generate(gen -> ResponseJson.fetch(table.specs(), cache).write(fetched, gen), false))
+          .isEqualTo(expected);
+    }
   }
 
   /** A format v2 table of {@link #SCHEMA} in a new in-memory catalog. */
