@@ -8,10 +8,12 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.BiPredicate;
 import java.util.function.ToLongBiFunction;
+import java.util.stream.Collectors;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
+import org.apache.iceberg.types.Types;
 import org.apache.iceberg.util.ContentFileUtil;
 
 /**
@@ -245,24 +247,22 @@ public final class EntryRangeBridge {
   /** The field id of {@code data_file} in a manifest entry. */
   public static final int DATA_FILE_FIELD_ID = ManifestEntry.DATA_FILE_ID;
 
+  /** A data file's column-stats maps. */
+  private static final List<Types.NestedField> COLUMN_STATS =
+      List.of(
+          DataFile.COLUMN_SIZES,
+          DataFile.VALUE_COUNTS,
+          DataFile.NULL_VALUE_COUNTS,
+          DataFile.NAN_VALUE_COUNTS,
+          DataFile.LOWER_BOUNDS,
+          DataFile.UPPER_BOUNDS);
+
   /** The field ids of a data file's column-stats maps, as written in a manifest. */
   public static final Set<Integer> COLUMN_STATS_FIELD_IDS =
-      Set.of(
-          DataFile.COLUMN_SIZES.fieldId(),
-          DataFile.VALUE_COUNTS.fieldId(),
-          DataFile.NULL_VALUE_COUNTS.fieldId(),
-          DataFile.NAN_VALUE_COUNTS.fieldId(),
-          DataFile.LOWER_BOUNDS.fieldId(),
-          DataFile.UPPER_BOUNDS.fieldId());
+      COLUMN_STATS.stream().map(Types.NestedField::fieldId).collect(Collectors.toUnmodifiableSet());
 
   private static final Set<String> COLUMN_STATS_NAMES =
-      Set.of(
-          DataFile.COLUMN_SIZES.name(),
-          DataFile.VALUE_COUNTS.name(),
-          DataFile.NULL_VALUE_COUNTS.name(),
-          DataFile.NAN_VALUE_COUNTS.name(),
-          DataFile.LOWER_BOUNDS.name(),
-          DataFile.UPPER_BOUNDS.name());
+      COLUMN_STATS.stream().map(Types.NestedField::name).collect(Collectors.toUnmodifiableSet());
 
   /**
    * Whether {@link #planFiles} may read a data file's column-stats maps for this scan. False only
