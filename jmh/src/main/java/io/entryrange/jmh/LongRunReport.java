@@ -109,11 +109,13 @@ final class LongRunReport {
     }
     out.append("## Range redemption against its floor (ms, both serialize the response as JSON)\n\n");
     out.append(
-        "The floor reads and inflates only the overlapping Avro blocks, steps over the entries "
-            + "before the range, decodes the range's entries with a reader built once and projected "
-            + "to what a task carries, builds the tasks with everything per "
+        "The floor decodes from the overlapping Avro blocks held in memory inflated, as a warm "
+            + "replica holds them (range holds them without their column-stats maps), starting at "
+            + "the range's first entry, decodes the range's entries with a reader built once and "
+            + "projected to what a task carries, builds the tasks with everything per "
             + "scan prepared once, and serializes with Iceberg's parser into the UTF-8 bytes a host "
-            + "sends; range redemption returns the bytes the service sends; `FloorBenchmark` checks "
+            + "sends; range redemption, through Iceberg's manifest reader opened per redemption, "
+            + "returns the bytes the service sends; `FloorBenchmark` checks "
             + "at setup that both return the same tasks.\n\n");
     out.append(
         "ms [95% repeat interval over forks]; range ÷ floor round by round, geometric mean [95% repeat interval]\n\n");
