@@ -3,9 +3,6 @@ package io.entryrange.planner;
 import java.io.IOException;
 import java.util.zip.DataFormatException;
 import org.apache.avro.AvroRuntimeException;
-import org.apache.avro.file.DataFileConstants;
-import org.apache.avro.io.BinaryDecoder;
-import org.apache.avro.io.DecoderFactory;
 import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 
 /**
@@ -49,28 +46,16 @@ final class StatsFreeBlock {
       long count) {
     int[] starts = new int[Math.toIntExact(count) + 1];
     WithoutColumnStats.Copier copier = cut.copier(layout.skipper(), 2 * (end - start));
-    BinaryDecoder framing = DecoderFactory.get().binaryDecoder(bytes, start, end - start, null);
+    BlockFrames frames = new BlockFrames(bytes, start, end, layout, location);
     int entry = 0;
     try {
-      while (!framing.isEnd()) {
-        int blockStart = end - framing.inputStream().available();
-        long entriesInBlock = framing.readLong();
-        long size = framing.readLong();
-        int bodyStart = end - framing.inputStream().available();
-        if (entriesInBlock < 0
-            || entriesInBlock > count - entry
-            || size < 0
-            || size > end - bodyStart - DataFileConstants.SYNC_SIZE) {
-          throw damaged("block of " + entriesInBlock + " entries in " + size + " bytes", location);
+      while (frames.hasNext()) {
+        BlockFrames.Frame frame = frames.next();
+        long entriesInBlock = frame.count();
+        if (entriesInBlock > count - entry) {
+          throw damaged("block of " + entriesInBlock + " entries past its indexed block", location);
         }
-        int bodyEnd = bodyStart + (int) size;
-        if (!layout.isSync(bytes, bodyEnd)) {
-          throw damaged("bad sync marker", location);
-        }
-        framing.skipFixed((int) size + DataFileConstants.SYNC_SIZE);
-        try (Inflation body =
-            Inflation.of(
-                layout, bytes, blockStart, bodyStart, (int) size, bodyEnd + DataFileConstants.SYNC_SIZE)) {
+        try (Inflation body = frames.inflate(frame)) {
           body.inflateAll();
           int position = body.start();
           for (long n = 0; n < entriesInBlock; n += 1) {

@@ -8,9 +8,7 @@ import java.util.List;
 import java.util.zip.DataFormatException;
 import org.apache.avro.AvroRuntimeException;
 import org.apache.avro.file.DataFileConstants;
-import org.apache.avro.io.BinaryDecoder;
 import org.apache.avro.io.BinaryEncoder;
-import org.apache.avro.io.DecoderFactory;
 import org.apache.avro.io.EncoderFactory;
 import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
@@ -63,42 +61,21 @@ final class TrimmedSlice {
     Preconditions.checkArgument(
         from >= blocksFirstEntry && from < end, "Invalid trimmed range [%s, %s)", from, end);
     List<SegmentedFile.Window> kept = new ArrayList<>();
-    BinaryDecoder framing = DecoderFactory.get().binaryDecoder(blocks, null);
+    BlockFrames frames = new BlockFrames(blocks, 0, blocks.length, layout, location);
     long position = blocksFirstEntry;
     try {
       while (position < end) {
-        int blockStart = blocks.length - framing.inputStream().available();
-        if (framing.isEnd()) {
+        if (!frames.hasNext()) {
           throw new DamagedManifestException(
               "Manifest has fewer entries than its block index, ended before entry "
                   + end
                   + ": "
                   + location);
         }
-        long count = framing.readLong();
-        long size = framing.readLong();
-        int bodyStart = blocks.length - framing.inputStream().available();
-        if (count < 0
-            || size < 0
-            || size > blocks.length - bodyStart - DataFileConstants.SYNC_SIZE) {
-          throw new DamagedManifestException(
-              "Invalid manifest, block of " + count + " entries in " + size + " bytes: " + location);
-        }
-        int bodyEnd = bodyStart + (int) size;
-        if (!layout.isSync(blocks, bodyEnd)) {
-          throw new DamagedManifestException("Invalid manifest, bad sync marker: " + location);
-        }
-        framing.skipFixed((int) size + DataFileConstants.SYNC_SIZE);
-        long blockEnd = position + count;
+        BlockFrames.Frame frame = frames.next();
+        long blockEnd = position + frame.count();
         if (blockEnd > from) {
-          try (Inflation body =
-              Inflation.of(
-                  layout,
-                  blocks,
-                  blockStart,
-                  bodyStart,
-                  (int) size,
-                  bodyEnd + DataFileConstants.SYNC_SIZE)) {
+          try (Inflation body = frames.inflate(frame)) {
             kept.add(
                 keep(
                     marks.walk(position, layout.skipper(), body),
