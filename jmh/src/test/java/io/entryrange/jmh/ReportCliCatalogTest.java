@@ -61,8 +61,15 @@ class ReportCliCatalogTest {
       assertThat(row.get("planSize").asInt()).as("%s", row).isEqualTo(FILES);
       assertThat(row.get("layout").asText()).isEqualTo("catalog");
       assertThat(row.get("msPerOp").asDouble()).as("%s", row).isPositive();
-      assertThat(row.get("bytesRead").asLong()).as("counted on the table: %s", row).isPositive();
-      cells.add(row.get("kind").asText() + " " + row.get("strategy").asText());
+      String cell = row.get("kind").asText() + " " + row.get("strategy").asText();
+      if (cell.equals("redemption range")) {
+        // a warm replica holds the blocks of this unfiltered scan without column stats
+        assertThat(row.get("bytesRead").asLong()).as("counted on the table: %s", row).isZero();
+        assertThat(row.get("entriesDecoded").asLong()).as("counted on the table: %s", row).isPositive();
+      } else {
+        assertThat(row.get("bytesRead").asLong()).as("counted on the table: %s", row).isPositive();
+      }
+      cells.add(cell);
     }
     assertThat(cells)
         .containsExactlyInAnyOrder(
