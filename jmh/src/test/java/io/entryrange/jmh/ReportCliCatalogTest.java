@@ -62,10 +62,10 @@ class ReportCliCatalogTest {
       assertThat(row.get("layout").asText()).isEqualTo("catalog");
       assertThat(row.get("msPerOp").asDouble()).as("%s", row).isPositive();
       String cell = row.get("kind").asText() + " " + row.get("strategy").asText();
-      if (cell.equals("redemption range")) {
-        // a warm replica holds the blocks of this unfiltered scan without column stats
+      if (cell.equals("redemption range") || cell.equals("plan fan-out")) {
+        // a warm replica holds the blocks of this unfiltered scan without column stats, and the
+        // manifest list: range redemption and the fan-out plan's inline batch read nothing
         assertThat(row.get("bytesRead").asLong()).as("counted on the table: %s", row).isZero();
-        assertThat(row.get("entriesDecoded").asLong()).as("counted on the table: %s", row).isPositive();
       } else {
         assertThat(row.get("bytesRead").asLong()).as("counted on the table: %s", row).isPositive();
       }
