@@ -66,6 +66,11 @@ import org.openjdk.jmh.annotations.State;
  * {@link #range()} redeems the same plan task through the service and takes the bytes a host
  * sends: the response as the service wrote it to check it against the response target. The ratio
  * range / floor is what per-call setup, generality and Iceberg's reader cost above the floor.
+ * {@link #rangeOneEntry()} redeems a plan task for the range's first entry alone, the same
+ * manifest, scan and blocks: what a redemption costs whatever its size (decoding the plan task,
+ * opening Iceberg's manifest reader on the slice, writing a response), which the floor, building
+ * its reader once, does not pay. Why: range minus this row, against the floor, says how much of
+ * the gap is that fixed cost and how much is per entry.
  *
  * <p>The block offsets and the range's first entry's offset in its block come from one walk of the
  * manifest at setup, as range redemption's warm block index and marks hold them.
@@ -78,11 +83,15 @@ public class FloorBenchmark extends BenchmarkTable {
       List.of("column_sizes", "value_counts", "null_value_counts", "nan_value_counts", "lower_bounds", "upper_bounds");
   private static final int DELETED = 2;
 
+  /** Benchmark methods, each a fork per plan size and batch: floor, range, rangeOneEntry. */
+  static final int METHODS = 3;
+
   @Param({"first", "middle", "last"})
   public String batch;
 
   private PlanServer server;
   private String planTask;
+  private String oneEntryPlanTask;
   private Table table;
   private InputFile manifest;
   private EntryRange range;
@@ -109,6 +118,14 @@ public class FloorBenchmark extends BenchmarkTable {
     RangePlanTask decoded = (RangePlanTask) new PlanTaskCodec().decode(planTask).orElseThrow();
     Preconditions.checkState(decoded.ranges().size() == 1, "Invalid floor slice, not one manifest: %s", decoded.ranges());
     range = decoded.ranges().get(0);
+    oneEntryPlanTask =
+        new PlanTaskCodec()
+            .encode(
+                new RangePlanTask(
+                    decoded.table(),
+                    decoded.snapshotId(),
+                    decoded.scan(),
+                    List.of(new EntryRange(range.manifest(), range.start(), range.start() + 1))));
     ManifestFile file =
         table.currentSnapshot().dataManifests(table.io()).stream()
             .filter(m -> m.path().equals(range.manifest()))
@@ -147,6 +164,12 @@ public class FloorBenchmark extends BenchmarkTable {
         firstDifference(floorJson, rangeJson),
         rangeJson.size(),
         firstDifference(rangeJson, floorJson));
+    List<FileScanTask> oneEntry = server.fetchResponse(oneEntryPlanTask).fileScanTasks();
+    Preconditions.checkState(
+        oneEntry.size() == 1 && rangeJson.contains(ScanTaskParser.toJson(oneEntry.get(0))),
+        "Invalid one-entry plan task: %s tasks for %s, expected one of the range's",
+        oneEntry.size(),
+        range);
   }
 
   private static String firstDifference(List<String> tasks, List<String> others) {
@@ -229,6 +252,11 @@ public class FloorBenchmark extends BenchmarkTable {
   @Benchmark
   public ByteBuffer range() {
     return server.fetchJson(planTask);
+  }
+
+  @Benchmark
+  public ByteBuffer rangeOneEntry() {
+    return server.fetchJson(oneEntryPlanTask);
   }
 
   /**

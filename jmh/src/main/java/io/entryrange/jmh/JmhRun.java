@@ -124,7 +124,7 @@ record JmhRun(
 
   /** How many forks JMH will start for this run. */
   int forks() {
-    int perPoint = Measurement.FLOOR.equals(kind) ? 2 : strategies.size();
+    int perPoint = Measurement.FLOOR.equals(kind) ? FloorBenchmark.METHODS : strategies.size();
     return planSizes.size() * perPoint * Math.max(1, batches.size());
   }
 

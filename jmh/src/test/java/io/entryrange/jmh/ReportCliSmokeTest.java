@@ -62,7 +62,14 @@ class ReportCliSmokeTest {
     // the probe's scan is unfiltered: a warm replica holds its blocks without column stats
     assertThat(s3Range.get(1).get("filesOpened").asLong()).as("warm GETs of the manifest").isZero();
     JsonNode raw = ReportCli.JSON.readTree(out.resolve("jmh-result.json").toFile());
-    assertThat(raw).hasSize(6);
+    assertThat(raw).hasSize(7);
+    assertThat(rows(summary, row -> row.path("kind").asText().equals("floor")))
+        .as("the floor, range and range's one-entry plan task, the same cell")
+        .extracting(row -> row.get("strategy").asText())
+        .containsExactlyInAnyOrder("floor", "range", "rangeOneEntry");
+    assertThat(out.resolve("REPORT.md"))
+        .content()
+        .containsPattern("\\| 1,000 \\| last \\|( -?[0-9][^|]* \\|){6}\\n");
     List<JsonNode> redemptions =
         rows(raw, row -> row.get("benchmark").asText().endsWith("RedemptionBenchmark.redeem"));
     assertThat(redemptions)
