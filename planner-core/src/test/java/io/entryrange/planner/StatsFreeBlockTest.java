@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -112,8 +113,11 @@ class StatsFreeBlockTest {
     WithoutColumnStats cut = index.avroLayout().withoutColumnStats();
     int block = index.blockCount() / 2;
     byte[] bytes = ManifestSliceFile.readBytes(table.io().newInputFile(manifest.path()), index.blockOffset(block), index.blockEnd(block));
-    // the block's last bytes are its sync marker: damage the one before it, inside the body
-    bytes[bytes.length - 17] ^= 0x5A;
+    // Avro's deflate has no checksum, so a flipped byte can inflate to other entries that still
+    // parse: zero the whole compressed body instead, which no inflater accepts (a stored block
+    // whose length and its complement are both zero), between the block's count and size and its
+    // 16-byte sync marker
+    Arrays.fill(bytes, blockHeaderLength(bytes), bytes.length - 16, (byte) 0);
     assertThatThrownBy(
             () -> StatsFreeBlock.of(manifest.path(), index.avroLayout(), cut, bytes, 0, bytes.length, index.entriesIn(block, block)))
         .isInstanceOf(DamagedManifestException.class)
@@ -123,5 +127,17 @@ class StatsFreeBlockTest {
             () -> StatsFreeBlock.of(manifest.path(), index.avroLayout(), cut, whole, 0, whole.length, index.entriesIn(block, block) + 1))
         .isInstanceOf(DamagedManifestException.class)
         .hasMessageContaining(manifest.path());
+  }
+
+  /** The length of the two Avro longs (entry count, body size) that open a block. */
+  private static int blockHeaderLength(byte[] block) {
+    int position = 0;
+    for (int longs = 0; longs < 2; longs += 1) {
+      while ((block[position] & 0x80) != 0) {
+        position += 1;
+      }
+      position += 1;
+    }
+    return position;
   }
 }
