@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.avro.Schema;
@@ -83,8 +84,15 @@ public class FloorBenchmark extends BenchmarkTable {
       List.of("column_sizes", "value_counts", "null_value_counts", "nan_value_counts", "lower_bounds", "upper_bounds");
   private static final int DELETED = 2;
 
-  /** Benchmark methods, each a fork per plan size and batch: floor, range, rangeOneEntry. */
-  static final int METHODS = 3;
+  /**
+   * Benchmark methods (floor, range, rangeOneEntry), each a fork per plan size and batch; counted
+   * from the annotations so that a method added here cannot leave {@link JmhRun#forks()} short.
+   */
+  static final int METHODS =
+      (int)
+          Arrays.stream(FloorBenchmark.class.getDeclaredMethods())
+              .filter(method -> method.isAnnotationPresent(Benchmark.class))
+              .count();
 
   @Param({"first", "middle", "last"})
   public String batch;
@@ -115,17 +123,17 @@ public class FloorBenchmark extends BenchmarkTable {
     table = server.table();
     List<String> planTasks = server.plan().planTasks();
     planTask = planTasks.get(Batch.of(batch).indexAmong(planTasks.size()));
-    RangePlanTask decoded = (RangePlanTask) new PlanTaskCodec().decode(planTask).orElseThrow();
+    PlanTaskCodec codec = new PlanTaskCodec();
+    RangePlanTask decoded = (RangePlanTask) codec.decode(planTask).orElseThrow();
     Preconditions.checkState(decoded.ranges().size() == 1, "Invalid floor slice, not one manifest: %s", decoded.ranges());
     range = decoded.ranges().get(0);
     oneEntryPlanTask =
-        new PlanTaskCodec()
-            .encode(
-                new RangePlanTask(
-                    decoded.table(),
-                    decoded.snapshotId(),
-                    decoded.scan(),
-                    List.of(new EntryRange(range.manifest(), range.start(), range.start() + 1))));
+        codec.encode(
+            new RangePlanTask(
+                decoded.table(),
+                decoded.snapshotId(),
+                decoded.scan(),
+                List.of(new EntryRange(range.manifest(), range.start(), range.start() + 1))));
     ManifestFile file =
         table.currentSnapshot().dataManifests(table.io()).stream()
             .filter(m -> m.path().equals(range.manifest()))

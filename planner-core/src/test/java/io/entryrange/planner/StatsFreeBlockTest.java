@@ -115,9 +115,10 @@ class StatsFreeBlockTest {
     byte[] bytes = ManifestSliceFile.readBytes(table.io().newInputFile(manifest.path()), index.blockOffset(block), index.blockEnd(block));
     // Avro's deflate has no checksum, so a flipped byte can inflate to other entries that still
     // parse: zero the whole compressed body instead, which no inflater accepts (a stored block
-    // whose length and its complement are both zero), between the block's count and size and its
-    // 16-byte sync marker
-    Arrays.fill(bytes, blockHeaderLength(bytes), bytes.length - 16, (byte) 0);
+    // whose length and its complement are both zero); the frame (count, size, sync) stays intact
+    BlockFrames.Frame frame =
+        new BlockFrames(bytes, 0, bytes.length, index.avroLayout(), manifest.path()).next();
+    Arrays.fill(bytes, frame.bodyStart(), frame.bodyStart() + frame.size(), (byte) 0);
     assertThatThrownBy(
             () -> StatsFreeBlock.of(manifest.path(), index.avroLayout(), cut, bytes, 0, bytes.length, index.entriesIn(block, block)))
         .isInstanceOf(DamagedManifestException.class)
@@ -127,17 +128,5 @@ class StatsFreeBlockTest {
             () -> StatsFreeBlock.of(manifest.path(), index.avroLayout(), cut, whole, 0, whole.length, index.entriesIn(block, block) + 1))
         .isInstanceOf(DamagedManifestException.class)
         .hasMessageContaining(manifest.path());
-  }
-
-  /** The length of the two Avro longs (entry count, body size) that open a block. */
-  private static int blockHeaderLength(byte[] block) {
-    int position = 0;
-    for (int longs = 0; longs < 2; longs += 1) {
-      while ((block[position] & 0x80) != 0) {
-        position += 1;
-      }
-      position += 1;
-    }
-    return position;
   }
 }
