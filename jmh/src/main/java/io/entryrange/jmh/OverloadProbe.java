@@ -12,6 +12,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -26,16 +27,23 @@ import org.apache.iceberg.rest.requests.PlanTableScanRequestParser;
 
 /**
  * A measurement, not a test: {@code clients} threads send expensive requests to a running {@code
- * fixtures serve} for {@code seconds}, in turn all-column-stats plans, plans with a 16,000-literal
- * filter, and forged offset plan tasks over the whole table (each a whole-snapshot re-plan), while
- * one more thread asks for {@code /v1/config} every 50 ms. Prints the config latencies (p50, p99,
- * max) and the expensive answers by status. The server's heap is sampled from outside (see the
- * README's closing note for the command).
+ * fixtures serve} for {@code seconds}, while one more thread asks for {@code /v1/config} every 50
+ * ms. Prints the config latencies (p50, p99, max) and the expensive answers by status. The
+ * server's heap is sampled from outside.
  *
- * <p>Usage: {@code OverloadProbe URI NS.TABLE CLIENTS SECONDS}.
+ * <p>Kinds of expensive request: {@code plans} (the default), in turn all-column-stats plans,
+ * plans with a 16,000-literal filter, and forged offset plan tasks over the whole table (each a
+ * whole-snapshot re-plan); {@code commits}, commits to the table of about {@value #COMMIT_BYTES}
+ * bytes each (a {@code set-properties} update) whose requirement names another table UUID, so a
+ * writable server parses each and answers 409 having changed nothing.
+ *
+ * <p>Usage: {@code OverloadProbe URI NS.TABLE CLIENTS SECONDS [plans|commits]}.
  */
 public final class OverloadProbe {
   private static final List<String> COLUMNS = List.of("id", "ts", "category", "value", "payload");
+
+  /** About the size of the commits the overload trial sent: just under the 4 MiB body limit. */
+  static final int COMMIT_BYTES = 4_000_000;
 
   private OverloadProbe() {}
 
@@ -47,8 +55,14 @@ public final class OverloadProbe {
     String path =
         "/v1/namespaces/" + String.join("%1F", table.namespace().levels()) + "/tables/"
             + table.name();
-    List<String[]> requests = expensive(table, path);
+    boolean commits = args.length > 4 && args[4].equals("commits");
+    List<String[]> requests =
+        commits ? List.<String[]>of(commit(path)) : expensive(table, path);
     HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    // a client of its own, as a separate caller would be: the JDK client's one selector thread,
+    // busy sending the expensive requests' bodies, would otherwise delay config in the client
+    HttpClient configClient =
+        HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
     long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
     Map<String, LongAdder> statuses = new ConcurrentHashMap<>();
     ExecutorService pool = Executors.newFixedThreadPool(clients + 1);
@@ -79,7 +93,7 @@ public final class OverloadProbe {
                       .timeout(Duration.ofSeconds(60))
                       .GET()
                       .build();
-              http.send(config, HttpResponse.BodyHandlers.ofString());
+              configClient.send(config, HttpResponse.BodyHandlers.ofString());
               configMicros.add((System.nanoTime() - start) / 1_000);
               Thread.sleep(50);
             } catch (Exception e) {
@@ -127,6 +141,22 @@ public final class OverloadProbe {
           FetchScanTasksRequestParser.toJson(new FetchScanTasksRequest(forged)),
           "whole-offset"
         });
+  }
+
+  /** {path, body, label} of a commit that a writable server refuses (409) once it has parsed it. */
+  private static String[] commit(String path) {
+    StringBuilder updates = new StringBuilder();
+    for (int i = 0; updates.length() < COMMIT_BYTES; i += 1) {
+      updates.append(updates.length() == 0 ? "" : ",").append("\"probe.property.").append(i);
+      updates.append("\":\"").append("x".repeat(80)).append('"');
+    }
+    String body =
+        "{\"requirements\":[{\"type\":\"assert-table-uuid\",\"uuid\":\""
+            + UUID.randomUUID()
+            + "\"}],\"updates\":[{\"action\":\"set-properties\",\"updates\":{"
+            + updates
+            + "}}]}";
+    return new String[] {path, body, "commit"};
   }
 
   private static int post(HttpClient http, URI uri, String body) throws Exception {

@@ -1,5 +1,6 @@
 package io.entryrange.token.endpoint;
 
+import java.nio.file.InvalidPathException;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -103,6 +104,10 @@ public final class ErrorResponses {
             failure.getMessage() != null
                 ? failure.getMessage()
                 : failure.getClass().getSimpleName() + " without a message";
+        if (failure instanceof InvalidPathException invalid) {
+          // its message is the whole path the server built, the server's own directories included
+          message = "Invalid name: the server cannot make it a file name (" + invalid.getReason() + ")";
+        }
         return Optional.of(error(mapping.status(), mapping.type().getSimpleName(), message));
       }
     }
