@@ -13,9 +13,12 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 
 /**
  * Makes plan tasks tamper-evident: {@code planTask + "." + base64url(HMAC-SHA256(key, planTask))}.
- * The first key signs; every key verifies, so a key is rotated by deploying {@code new, old} to
- * every replica, then, once the longest-lived plan task signed with the old key has been redeemed,
- * {@code new} alone.
+ * The first key signs; every key verifies. A rolling rotation, one replica at a time, takes three
+ * steps, each finished on every replica before the next begins: {@code old, new} (the new key
+ * verifies, none signs with it yet), then {@code new, old} (it signs, the old one still verifies),
+ * then, once the longest-lived plan task signed with the old key has been redeemed, {@code new}
+ * alone. Deploying {@code new, old} straight away would let a rolled replica sign plan tasks that
+ * the replicas not yet rolled refuse.
  *
  * <p>Why the key must come from configuration: every replica has to hold the same key, or a plan
  * task verifies only on the replica that issued it and clients see 404s that depend on load
