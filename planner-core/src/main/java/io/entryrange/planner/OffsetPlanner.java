@@ -58,7 +58,10 @@ public final class OffsetPlanner {
     List<FileScanTask> tasks = new ArrayList<>();
     try (CloseableIterable<FileScanTask> planned =
         ScanRequests.toAnyScan(readingThrough(table, io), pinned, pool).planFiles()) {
-      planned.forEach(tasks::add);
+      for (FileScanTask task : planned) {
+        Cancellation.check();
+        tasks.add(task);
+      }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -63,6 +63,7 @@ final class SliceRedeemer {
     List<ManifestFile> sliced = new ArrayList<>();
     boolean withoutStats = !EntryRangeBridge.readsColumnStats(scan, deletes);
     for (EntryRange range : batch.ranges()) {
+      Cancellation.check();
       ManifestFile manifest = manifests.checkedManifest(range);
       ManifestBlockIndex index = indexes.blockIndex(table, manifest, io);
       if (index.entryCount() != SnapshotManifests.entryCount(manifest)) {

@@ -14,11 +14,14 @@ import org.apache.iceberg.rest.responses.PlanTableScanResponse;
  * @param carried the scan the plan task carries (or the plan request, pinned)
  * @param effective the scan the caller may run: {@code carried} as the {@link ScanPolicy} narrowed
  *     it, or {@code carried} itself
+ * @param planId the plan's id, for a plan response; null for a {@code /tasks} response
  */
-record PlanResponses(Table table, PlanTableScanRequest carried, PlanTableScanRequest effective) {
+record PlanResponses(
+    Table table, PlanTableScanRequest carried, PlanTableScanRequest effective, String planId) {
   PlanTableScanResponse planned(List<FileScanTask> tasks, List<String> planTasks) {
     return ScanResponses.plan(table.specs())
         .withPlanStatus(PlanStatus.COMPLETED)
+        .withPlanId(planId)
         .withFileScanTasks(permitted(tasks))
         .withPlanTasks(planTasks.isEmpty() ? null : planTasks)
         .build();

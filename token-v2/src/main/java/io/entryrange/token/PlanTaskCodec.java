@@ -43,8 +43,11 @@ import org.apache.iceberg.util.JsonUtil;
  * (written by Iceberg's {@link PlanTableScanRequestParser}, so filters and projections round-trip
  * through Iceberg's own serializer), and then either {@code snapshot-id} and {@code ranges} for a
  * {@link RangePlanTask}, {@code offset} and {@code limit} for an {@link OffsetPlanTask}, or {@code
- * fan-out} and a span for a {@link FanOutPlanTask}. Unknown fields are ignored, so a later format
- * may add fields without breaking servers that still run this one (§5.5.3).
+ * fan-out} and a span for a {@link FanOutPlanTask}. A plan task handed out by a plan also has
+ * {@code plan}: the plan id's nonce ({@code id}) and expiry ({@code expires}, epoch milliseconds),
+ * its {@link PlanBinding}, which redemption checks before anything else; plan tasks written without
+ * one (by tools, or before plan ids) are read as bound to no plan. Unknown fields are ignored, so a
+ * later format may add fields without breaking servers that still run this one (§5.5.3).
  *
  * <p>Plan tasks arrive from clients, so {@link #decode} treats its input as hostile: it bounds the
  * input length before any work, parses with bounded nesting, number and string lengths, and turns
@@ -111,8 +114,12 @@ public final class PlanTaskCodec {
   private static final String TOTAL = "total";
   private static final String SPAN_START = "span-start";
   private static final String SPAN_END = "span-end";
+  private static final String PLAN = "plan";
+  private static final String PLAN_NONCE = "id";
+  private static final String PLAN_EXPIRES = "expires";
 
-  private static final ObjectMapper MAPPER =
+  /** Bounded reading and writing, shared with {@link PlanIds}, whose ids are read the same way. */
+  static final ObjectMapper MAPPER =
       JsonMapper.builder(
               JsonFactory.builder()
                   .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
@@ -167,6 +174,11 @@ public final class PlanTaskCodec {
    */
   public String encode(RangePlanTask task) {
     Preconditions.checkArgument(task != null, "Invalid plan task: null");
+    checkRanges(task);
+    return bounded(json(task, null));
+  }
+
+  private void checkRanges(RangePlanTask task) {
     Preconditions.checkArgument(
         task.ranges().size() <= maxRanges,
         "Invalid plan task: %s entry ranges, more than the maximum %s",
@@ -175,7 +187,6 @@ public final class PlanTaskCodec {
     Optional<String> repeated = repeatedManifest(task.ranges());
     Preconditions.checkArgument(
         repeated.isEmpty(), "Invalid plan task: more than one range of %s", repeated.orElse(null));
-    return bounded(json(task));
   }
 
   /**
@@ -186,7 +197,7 @@ public final class PlanTaskCodec {
    */
   public String encode(OffsetPlanTask task) {
     Preconditions.checkArgument(task != null, "Invalid plan task: null");
-    return bounded(json(task));
+    return bounded(json(task, null));
   }
 
   /**
@@ -197,12 +208,16 @@ public final class PlanTaskCodec {
    */
   public String encode(FanOutPlanTask task) {
     Preconditions.checkArgument(task != null, "Invalid plan task: null");
+    checkManifestCap(task);
+    return bounded(json(task, null));
+  }
+
+  private void checkManifestCap(FanOutPlanTask task) {
     Preconditions.checkArgument(
         task.maxManifests() <= maxRanges,
         "Invalid plan task: %s manifests per batch, more than the maximum %s",
         task.maxManifests(),
         maxRanges);
-    return bounded(json(task));
   }
 
   /**
@@ -210,12 +225,21 @@ public final class PlanTaskCodec {
    * nesting deeper than the parser allows, or a table name the format cannot carry.
    */
   public Optional<String> tryEncode(PlanTask task) {
+    return tryEncode(task, null);
+  }
+
+  /**
+   * Like {@link #tryEncode(PlanTask)}, for a plan task handed out by the plan {@code plan} binds
+   * it to (null for none).
+   */
+  Optional<String> tryEncode(PlanTask task, PlanBinding plan) {
     try {
-      if (task instanceof FanOutPlanTask fanOut) {
-        return Optional.of(encode(fanOut));
+      if (task instanceof RangePlanTask ranged) {
+        checkRanges(ranged);
+      } else if (task instanceof FanOutPlanTask fanOut) {
+        checkManifestCap(fanOut);
       }
-      return Optional.of(
-          task instanceof RangePlanTask ranged ? encode(ranged) : encode((OffsetPlanTask) task));
+      return Optional.of(bounded(json(task, plan)));
     } catch (IllegalArgumentException e) {
       return Optional.empty();
     }
@@ -228,7 +252,7 @@ public final class PlanTaskCodec {
    */
   public int encodedSize(PlanTask task) {
     Preconditions.checkArgument(task != null, "Invalid plan task: null");
-    return Math.toIntExact(Base64Url.encodedLength(json(task).length));
+    return Math.toIntExact(Base64Url.encodedLength(json(task, null).length));
   }
 
   /**
@@ -237,14 +261,17 @@ public final class PlanTaskCodec {
    */
   public Optional<PlanTask> decode(String planTask) {
     try {
-      return Optional.of(decodeOrReject(planTask));
+      return Optional.of(decodeOrReject(planTask).task());
     } catch (RejectedPlanTaskException e) {
       return Optional.empty();
     }
   }
 
-  /** Like {@link #decode}, saying why a plan task is refused; throws nothing else. */
-  PlanTask decodeOrReject(String planTask) {
+  /**
+   * Like {@link #decode}, with the plan the plan task is bound to, and saying why a plan task is
+   * refused; throws nothing else.
+   */
+  IssuedPlanTask decodeOrReject(String planTask) {
     try {
       return read(planTask);
     } catch (RejectedPlanTaskException e) {
@@ -264,13 +291,14 @@ public final class PlanTaskCodec {
     return Base64Url.encode(json);
   }
 
-  private static byte[] json(PlanTask task) {
+  private static byte[] json(PlanTask task, PlanBinding plan) {
     if (task instanceof FanOutPlanTask fanOut) {
-      return FanOutFields.write(fanOut);
+      return FanOutFields.write(fanOut, plan);
     }
     if (task instanceof RangePlanTask ranged) {
       return write(
           ranged,
+          plan,
           gen -> {
             gen.writeNumberField(SNAPSHOT_ID, ranged.snapshotId());
             writeScan(ranged.scan(), gen);
@@ -289,6 +317,7 @@ public final class PlanTaskCodec {
     OffsetPlanTask windowed = (OffsetPlanTask) task;
     return write(
         windowed,
+        plan,
         gen -> {
           gen.writeNumberField(OFFSET, windowed.offset());
           gen.writeNumberField(LIMIT, windowed.limit());
@@ -305,12 +334,18 @@ public final class PlanTaskCodec {
     void write(JsonGenerator gen) throws IOException;
   }
 
-  private static byte[] write(PlanTask task, Fields fields) {
+  private static byte[] write(PlanTask task, PlanBinding plan, Fields fields) {
     ByteArrayOutputStream out = new ByteArrayOutputStream(512);
     try (JsonGenerator gen = MAPPER.createGenerator(out, JsonEncoding.UTF8)) {
       gen.writeStartObject();
       gen.writeFieldName(TABLE);
       TableIdentifierParser.toJson(task.table(), gen);
+      if (plan != null) {
+        gen.writeObjectFieldStart(PLAN);
+        gen.writeStringField(PLAN_NONCE, plan.nonce());
+        gen.writeNumberField(PLAN_EXPIRES, plan.expiresMillis());
+        gen.writeEndObject();
+      }
       fields.write(gen);
       gen.writeEndObject();
     } catch (IOException e) {
@@ -323,7 +358,7 @@ public final class PlanTaskCodec {
   }
 
   /** A write only fails on a limit the task breaks, such as nesting; anything else is a bug. */
-  private static RuntimeException writeFailure(IOException cause) {
+  static RuntimeException writeFailure(IOException cause) {
     if (cause instanceof StreamConstraintsException limit) {
       return new IllegalArgumentException(
           "Invalid plan task: " + limit.getOriginalMessage(), limit);
@@ -331,7 +366,7 @@ public final class PlanTaskCodec {
     return new UncheckedIOException(cause);
   }
 
-  private PlanTask read(String planTask) throws IOException {
+  private IssuedPlanTask read(String planTask) throws IOException {
     Preconditions.checkArgument(
         planTask != null && !planTask.isEmpty() && planTask.length() <= maxEncodedBytes,
         "Invalid plan task length");
@@ -340,8 +375,9 @@ public final class PlanTaskCodec {
     JsonNode root = MAPPER.readTree(json);
     Preconditions.checkArgument(
         root != null && root.isObject(), "Invalid plan task: not an object");
+    PlanBinding plan = readPlan(root.get(PLAN));
     if (root.has(FAN_OUT)) {
-      return FanOutFields.read(root, maxRanges);
+      return new IssuedPlanTask(FanOutFields.read(root, maxRanges), plan);
     }
 
     boolean ranged = root.has(RANGES);
@@ -351,11 +387,24 @@ public final class PlanTaskCodec {
     TableIdentifier table = readTable(root.get(TABLE));
     PlanTableScanRequest scan = readScan(root);
     if (ranged) {
-      return new RangePlanTask(
-          table, JsonUtil.getLong(SNAPSHOT_ID, root), scan, readRanges(root.get(RANGES)));
+      return new IssuedPlanTask(
+          new RangePlanTask(
+              table, JsonUtil.getLong(SNAPSHOT_ID, root), scan, readRanges(root.get(RANGES))),
+          plan);
     }
-    return new OffsetPlanTask(
-        table, JsonUtil.getInt(OFFSET, root), JsonUtil.getInt(LIMIT, root), scan);
+    return new IssuedPlanTask(
+        new OffsetPlanTask(table, JsonUtil.getInt(OFFSET, root), JsonUtil.getInt(LIMIT, root), scan),
+        plan);
+  }
+
+  /** The plan a plan task is bound to, or null for a plan task written without one. */
+  private static PlanBinding readPlan(JsonNode node) {
+    if (node == null) {
+      return null;
+    }
+    Preconditions.checkArgument(node.isObject(), "Invalid plan: %s", node);
+    return new PlanBinding(
+        JsonUtil.getString(PLAN_NONCE, node), JsonUtil.getLong(PLAN_EXPIRES, node));
   }
 
   /**
@@ -366,9 +415,10 @@ public final class PlanTaskCodec {
   private static final class FanOutFields {
     private FanOutFields() {}
 
-    static byte[] write(FanOutPlanTask task) {
+    static byte[] write(FanOutPlanTask task, PlanBinding plan) {
       return PlanTaskCodec.write(
           task,
+          plan,
           gen -> {
             gen.writeStringField(FAN_OUT, task.space().name().toLowerCase(Locale.ROOT));
             gen.writeNumberField(BATCH_SIZE, task.batchSize());

@@ -23,17 +23,23 @@ import org.apache.iceberg.rest.requests.PlanTableScanRequest;
 record PlanTaskIssuer(PlanTaskCodec codec, PlanTaskSigner signer, long targetResponseBytes) {
 
   /**
-   * Every handout as a signed plan task, each in the first form the codec can carry, or empty
-   * when one fits in none: a scan whose JSON (a filter with thousands of literals, say) would push
-   * a plan task past the codec's size bound, or a table name the identifier format cannot carry.
+   * Every handout as a signed plan task bound to {@code plan}, each in the first form the codec
+   * can carry, or empty when one fits in none: a scan whose JSON (a filter with thousands of
+   * literals, say) would push a plan task past the codec's size bound, or a table name the
+   * identifier format cannot carry.
+   *
+   * @param plan the plan handing them out, or null for plan tasks bound to none
    */
   Optional<List<String>> encoded(
-      TableIdentifier ident, PlanTableScanRequest carried, List<Handout> handouts) {
+      TableIdentifier ident,
+      PlanTableScanRequest carried,
+      PlanBinding plan,
+      List<Handout> handouts) {
     List<String> planTasks = new ArrayList<>(handouts.size());
     for (Handout handout : handouts) {
       Optional<String> planTask = Optional.empty();
       for (PlannedWork work : handout.forms()) {
-        planTask = planTask.or(() -> codec.tryEncode(PlanTask.of(ident, carried, work)));
+        planTask = planTask.or(() -> codec.tryEncode(PlanTask.of(ident, carried, work), plan));
       }
       if (planTask.isEmpty()) {
         return Optional.empty();
@@ -43,8 +49,11 @@ record PlanTaskIssuer(PlanTaskCodec codec, PlanTaskSigner signer, long targetRes
     return Optional.of(planTasks);
   }
 
-  /** What a plan task string stands for, its signature checked first when plan tasks are signed. */
-  PlanTask decodeOrReject(String planTask) {
+  /**
+   * What a plan task string stands for and the plan it is bound to, its signature checked first
+   * when plan tasks are signed.
+   */
+  IssuedPlanTask decodeOrReject(String planTask) {
     if (signer == null) {
       return codec.decodeOrReject(planTask);
     }
@@ -68,9 +77,13 @@ record PlanTaskIssuer(PlanTaskCodec codec, PlanTaskSigner signer, long targetRes
   <R> WrittenFit<R> fit(
       TableIdentifier ident,
       PlanTableScanRequest carried,
+      PlanBinding plan,
       BiFunction<List<FileScanTask>, List<String>, R> response,
       WrittenFit.Writer<R> writer) {
     return new WrittenFit<>(
-        targetResponseBytes, handouts -> encoded(ident, carried, handouts), response, writer);
+        targetResponseBytes,
+        handouts -> encoded(ident, carried, plan, handouts),
+        response,
+        writer);
   }
 }

@@ -28,7 +28,9 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  * password is not mistaken for a key.
  *
  * <p>Signing only tells "issued by a replica holding the key" from "forged". It grants nothing:
- * redemption still applies the caller's {@link ScanPolicy}. Immutable and thread-safe.
+ * redemption still applies the caller's {@link ScanPolicy}. Plan ids are signed with the same
+ * keys, under another context, so that neither can be passed off as the other. Immutable and
+ * thread-safe.
  */
 public final class PlanTaskSigner {
   /** Shortest key accepted: the HMAC-SHA256 output size. */
@@ -42,6 +44,11 @@ public final class PlanTaskSigner {
   private static final int SIGNATURE_CHARS = 43;
   private static final byte[] CONTEXT =
       "entry-range plan task v1\0".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] PLAN_ID_CONTEXT =
+      "entry-range plan id v1\0".getBytes(StandardCharsets.US_ASCII);
+
+  /** Characters a signature adds to what it signs: a separator and the MAC, base64url. */
+  static final int SIGNED_OVERHEAD = 1 + SIGNATURE_CHARS;
 
   private final List<SecretKeySpec> keys;
 
@@ -90,19 +97,36 @@ public final class PlanTaskSigner {
   }
 
   String sign(String planTask) {
-    return planTask + SEPARATOR + Base64Url.encode(mac(keys.get(0), planTask));
+    return sign(planTask, CONTEXT);
   }
 
   /** The plan task inside {@code signed}, or empty unless one of the keys signed it. */
   Optional<String> verify(String signed, int maxPlanTaskChars) {
-    if (signed == null || signed.length() > maxPlanTaskChars + 1 + SIGNATURE_CHARS) {
+    return verify(signed, maxPlanTaskChars, CONTEXT);
+  }
+
+  String signPlanId(String planId) {
+    return sign(planId, PLAN_ID_CONTEXT);
+  }
+
+  /** The plan id inside {@code signed}, or empty unless one of the keys signed it as a plan id. */
+  Optional<String> verifyPlanId(String signed, int maxPlanIdChars) {
+    return verify(signed, maxPlanIdChars, PLAN_ID_CONTEXT);
+  }
+
+  private String sign(String payload, byte[] context) {
+    return payload + SEPARATOR + Base64Url.encode(mac(keys.get(0), context, payload));
+  }
+
+  private Optional<String> verify(String signed, int maxPayloadChars, byte[] context) {
+    if (signed == null || signed.length() > maxPayloadChars + SIGNED_OVERHEAD) {
       return Optional.empty();
     }
     int dot = signed.lastIndexOf(SEPARATOR);
     if (dot < 0 || signed.length() - dot - 1 != SIGNATURE_CHARS) {
       return Optional.empty();
     }
-    String planTask = signed.substring(0, dot);
+    String payload = signed.substring(0, dot);
     byte[] given;
     try {
       given = Base64Url.decode(signed.substring(dot + 1));
@@ -110,19 +134,19 @@ public final class PlanTaskSigner {
       return Optional.empty();
     }
     for (SecretKeySpec key : keys) {
-      if (MessageDigest.isEqual(mac(key, planTask), given)) {
-        return Optional.of(planTask);
+      if (MessageDigest.isEqual(mac(key, context, payload), given)) {
+        return Optional.of(payload);
       }
     }
     return Optional.empty();
   }
 
-  private static byte[] mac(SecretKeySpec key, String planTask) {
+  private static byte[] mac(SecretKeySpec key, byte[] context, String payload) {
     try {
       Mac mac = Mac.getInstance(ALGORITHM);
       mac.init(key);
-      mac.update(CONTEXT);
-      return mac.doFinal(planTask.getBytes(StandardCharsets.UTF_8));
+      mac.update(context);
+      return mac.doFinal(payload.getBytes(StandardCharsets.UTF_8));
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("HmacSHA256 is not available", e);
     }

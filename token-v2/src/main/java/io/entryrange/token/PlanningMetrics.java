@@ -26,6 +26,9 @@ public final class PlanningMetrics {
   private final LongAdder fanOutRedemptions = new LongAdder();
   private final LongAdder fullPlans = new LongAdder();
   private final LongAdder inlinePlans = new LongAdder();
+  private final LongAdder submittedPlans = new LongAdder();
+  private final LongAdder cancelledPlans = new LongAdder();
+  private final LongAdder refusedPlanIds = new LongAdder();
   private final Map<FallbackReason, LongAdder> fallbacks = new EnumMap<>(FallbackReason.class);
   private final Map<RejectionReason, LongAdder> rejections = new EnumMap<>(RejectionReason.class);
 
@@ -72,6 +75,18 @@ public final class PlanningMetrics {
 
   void inlinePlan() {
     inlinePlans.increment();
+  }
+
+  void submittedPlan() {
+    submittedPlans.increment();
+  }
+
+  void cancelledPlan() {
+    cancelledPlans.increment();
+  }
+
+  void refusedPlanId() {
+    refusedPlanIds.increment();
   }
 
   void fallback(FallbackReason reason) {
@@ -128,6 +143,24 @@ public final class PlanningMetrics {
     return inlinePlans.sum();
   }
 
+  /** Plans answered {@code submitted} and planned in the background, on this replica. */
+  public long submittedPlans() {
+    return submittedPlans.sum();
+  }
+
+  /** Plans cancelled on this replica ({@code DELETE .../plan/{plan-id}} of a plan it issued). */
+  public long cancelledPlans() {
+    return cancelledPlans.sum();
+  }
+
+  /**
+   * Plan ids refused (404 {@code NoSuchPlanIdException}): malformed, forged, expired, or issued
+   * for another table or principal.
+   */
+  public long refusedPlanIds() {
+    return refusedPlanIds.sum();
+  }
+
   public long fallbacks(FallbackReason reason) {
     return fallbacks.get(reason).sum();
   }
@@ -152,6 +185,9 @@ public final class PlanningMetrics {
     put(values, "delete-index-cache", deleteIndexes.stats());
     values.put("full-plans", fullPlans());
     values.put("plans.inline-oversize-scan", inlinePlans());
+    values.put("plans.submitted", submittedPlans());
+    values.put("plans.cancelled", cancelledPlans());
+    values.put("plan-ids.refused", refusedPlanIds());
     fallbacks.forEach((reason, count) -> values.put("fallbacks." + name(reason), count.sum()));
     rejections.forEach((reason, count) -> values.put("rejections." + name(reason), count.sum()));
     return values;

@@ -3,7 +3,10 @@ package io.entryrange.token;
 import io.entryrange.planner.DeleteIndexCache;
 import io.entryrange.planner.EntrySpaceCache;
 import io.entryrange.planner.ManifestIndexCache;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.concurrent.ExecutorService;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
@@ -32,6 +35,13 @@ abstract class PlanningSettings<B extends PlanningSettings<B>> {
   ScanPolicy policy = ScanPolicy.UNRESTRICTED;
   PlanTaskSigner signer = null;
   ScanLimits limits = ScanLimits.DEFAULT;
+  Duration planLifetime = ScanPlanningService.DEFAULT_PLAN_LIFETIME;
+  AsyncPlanning asyncPlanning = AsyncPlanning.NEVER;
+  long expensivePlanFiles = ScanPlanningService.DEFAULT_EXPENSIVE_PLAN_FILES;
+  int maxSubmittedPlans = ScanPlanningService.DEFAULT_MAX_SUBMITTED_PLANS;
+  long submittedResultBytes = ScanPlanningService.DEFAULT_SUBMITTED_RESULT_BYTES;
+  Consumer<SubmittedPlan> submittedPlanRunner = null;
+  Clock clock = Clock.systemUTC();
 
   /** Most manifest entries (range) or tasks (offset) per batch; 0 returns everything inline. */
   public B batchSize(int size) {
@@ -167,6 +177,80 @@ abstract class PlanningSettings<B extends PlanningSettings<B>> {
   public B scanLimits(ScanLimits newLimits) {
     Preconditions.checkArgument(newLimits != null, "Invalid scan limits: null");
     this.limits = newLimits;
+    return self();
+  }
+
+  /**
+   * How long a plan lives: its plan id and every plan task it hands out are refused (404) on every
+   * replica once it has expired, and a cancellation is held until then. Long enough for the
+   * slowest client to redeem a whole plan; replicas' clocks must agree to well within it. Between
+   * one second and seven days; one hour by default.
+   */
+  public B planLifetime(Duration lifetime) {
+    Preconditions.checkArgument(
+        lifetime != null
+            && lifetime.compareTo(Duration.ofSeconds(1)) >= 0
+            && lifetime.compareTo(Duration.ofDays(7)) <= 0,
+        "Invalid plan lifetime: %s (1 second to 7 days)",
+        lifetime);
+    this.planLifetime = lifetime;
+    return self();
+  }
+
+  /** When plans are answered {@code submitted} and planned in the background; never by default. */
+  public B asyncPlanning(AsyncPlanning when) {
+    Preconditions.checkArgument(when != null, "Invalid async planning: null");
+    this.asyncPlanning = when;
+    return self();
+  }
+
+  /**
+   * The size from which {@link AsyncPlanning#EXPENSIVE} submits a plan: data files a
+   * whole-snapshot re-plan holds, each counting once more per stats column asked for; 100,000 by
+   * default (Iceberg's client polls a submitted plan after a second at the soonest, so only plans
+   * that take longer gain).
+   */
+  public B expensivePlanFiles(long files) {
+    Preconditions.checkArgument(files > 0, "Invalid expensive plan files: %s", files);
+    this.expensivePlanFiles = files;
+    return self();
+  }
+
+  /**
+   * Most plans in the background at once, waiting or running; past it a plan is answered within
+   * its request (or, at saturation, refused by the host as before). 64 by default.
+   */
+  public B maxSubmittedPlans(int plans) {
+    Preconditions.checkArgument(plans > 0, "Invalid max submitted plans: %s", plans);
+    this.maxSubmittedPlans = plans;
+    return self();
+  }
+
+  /**
+   * Heap the answers of finished background plans may hold, by their JSON, until polled and
+   * expired; an evicted answer is planned again at the next poll. 64 MiB by default.
+   */
+  public B submittedResultBytes(long bytes) {
+    Preconditions.checkArgument(bytes > 0, "Invalid submitted result bytes: %s", bytes);
+    this.submittedResultBytes = bytes;
+    return self();
+  }
+
+  /**
+   * Where background plans run: the host's runner calls {@link SubmittedPlan#run} on a thread of
+   * its own once it has room (the fixture server admits it as a plan request), never on the
+   * planning pool. By default a pool of the service's own, one thread per core.
+   */
+  public B submittedPlanRunner(Consumer<SubmittedPlan> runner) {
+    Preconditions.checkArgument(runner != null, "Invalid submitted plan runner: null");
+    this.submittedPlanRunner = runner;
+    return self();
+  }
+
+  /** The clock plan expiries are set and checked with; the system's by default (tests). */
+  public B clock(Clock newClock) {
+    Preconditions.checkArgument(newClock != null, "Invalid clock: null");
+    this.clock = newClock;
     return self();
   }
 

@@ -24,7 +24,11 @@ public enum RejectionReason {
   /** An offset at or past the end of the plan. */
   OFFSET_PAST_END,
   /** A scan the table cannot bind (a forged filter or projection). */
-  INVALID_SCAN;
+  INVALID_SCAN,
+  /** Handed out by a plan that has expired: refused on every replica. */
+  PLAN_EXPIRED,
+  /** Handed out by a plan cancelled on this replica. */
+  PLAN_CANCELLED;
 
   /** The reason for work the planner found outside the pinned snapshot's plan. */
   static RejectionReason of(InvalidBatchException.Kind kind) {

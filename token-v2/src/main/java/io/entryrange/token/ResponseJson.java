@@ -24,6 +24,8 @@ import org.apache.iceberg.SingleValueParser;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.ExpressionParser;
+import org.apache.iceberg.rest.responses.FetchPlanningResultResponse;
+import org.apache.iceberg.rest.responses.FetchPlanningResultResponseParser;
 import org.apache.iceberg.rest.responses.FetchScanTasksResponse;
 import org.apache.iceberg.rest.responses.FetchScanTasksResponseParser;
 import org.apache.iceberg.rest.responses.PlanTableScanResponse;
@@ -96,6 +98,31 @@ final class ResponseJson {
       if (response.planId() != null) {
         gen.writeStringField("plan-id", response.planId());
       }
+      if (response.planTasks() != null) {
+        JsonUtil.writeStringArray("plan-tasks", response.planTasks(), gen);
+      }
+      new ResponseJson(specs, partitionJson).tasks(response.fileScanTasks(), gen);
+      gen.writeEndObject();
+    };
+  }
+
+  /**
+   * As {@link FetchPlanningResultResponseParser#toJson(FetchPlanningResultResponse,
+   * JsonGenerator)}, for responses built with {@code specs}, taking partitions' JSON from {@code
+   * partitionJson}: a poll's answer to a completed plan, the plan response without its id.
+   */
+  static WrittenFit.Writer<FetchPlanningResultResponse> planningResult(
+      Map<Integer, PartitionSpec> specs, PartitionJsonCache partitionJson) {
+    return (response, gen) -> {
+      if (response.errorResponse() != null
+          || !response.credentials().isEmpty()
+          || response.planStatus() == null
+          || !plainTasks(response.fileScanTasks(), response.deleteFiles(), specs)) {
+        FetchPlanningResultResponseParser.toJson(response, gen);
+        return;
+      }
+      gen.writeStartObject();
+      gen.writeStringField("status", response.planStatus().status());
       if (response.planTasks() != null) {
         JsonUtil.writeStringArray("plan-tasks", response.planTasks(), gen);
       }

@@ -7,30 +7,44 @@ import io.entryrange.planner.FallbackReason;
 import io.entryrange.planner.InvalidBatchException;
 import io.entryrange.planner.Redemption;
 import io.entryrange.planner.ScanRequests;
+import io.entryrange.token.endpoint.ErrorResponses;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.NoSuchPlanIdException;
 import org.apache.iceberg.exceptions.NoSuchPlanTaskException;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
+import org.apache.iceberg.rest.PlanStatus;
 import org.apache.iceberg.rest.requests.FetchScanTasksRequest;
 import org.apache.iceberg.rest.requests.PlanTableScanRequest;
+import org.apache.iceberg.rest.responses.FetchPlanningResultResponse;
 import org.apache.iceberg.rest.responses.FetchScanTasksResponse;
 import org.apache.iceberg.rest.responses.PlanTableScanResponse;
 
 /**
- * What a catalog embeds for server-side scan planning: one method for {@code POST .../plan} and
- * one for {@code POST .../tasks}, returning spec-conformant responses. A façade: it decodes and
- * signs plan tasks, applies the {@link ScanPolicy} and {@link ScanLimits}, counts {@link
- * PlanningMetrics}, tells the {@link PlanningListener} and builds responses; the {@link
+ * What a catalog embeds for server-side scan planning: a method for each planning route of the
+ * REST specification ({@code POST .../plan}, {@code POST .../tasks}, {@code GET} and {@code DELETE
+ * .../plan/{plan-id}}), returning spec-conformant responses. A façade: it issues and checks plan
+ * ids, decodes and signs plan tasks, applies the {@link ScanPolicy} and {@link ScanLimits}, counts
+ * {@link PlanningMetrics}, tells the {@link PlanningListener} and builds responses; the {@link
  * BatchPlanner} cuts and redeems every batch.
  *
  * <p>Plan tasks hold all their state, so any replica redeems any plan task after any restart, and
  * redeeming one twice returns the same tasks; every kind is accepted whatever the {@link
- * CodecMode}, so replicas can be switched between designs one at a time.
+ * CodecMode}, so replicas can be switched between designs one at a time. Plan ids do the same for
+ * plans ({@link PlanIds}): every plan has one, naming its table, principal, scan and expiry, so
+ * any replica answers a poll of any plan by planning it again, and a plan's plan tasks carry its
+ * nonce and expiry, so that an expired plan's plan tasks are refused everywhere and a cancelled
+ * one's wherever the cancellation is held ({@link PlanRevocations}). Plans may be answered {@code
+ * submitted} and planned in the background ({@link AsyncPlanning}); what a replica holds of them
+ * ({@link SubmittedPlans}) is a cache, never a requirement.
  *
  * <p>Every plan task this service cannot resolve, for whatever reason, becomes {@link
  * NoSuchPlanTaskException}; a request that cannot be planned throws {@link
@@ -59,6 +73,21 @@ public final class ScanPlanningService implements AutoCloseable {
   /** Default response bound: what gateways and load balancers commonly let through. */
   public static final long DEFAULT_TARGET_RESPONSE_BYTES = 1024 * 1024;
 
+  /**
+   * Default plan lifetime: long enough for a client that redeems a million-file plan one plan task
+   * at a time, short enough that a cancellation need not be held for long.
+   */
+  public static final Duration DEFAULT_PLAN_LIFETIME = Duration.ofHours(1);
+
+  /** Default size from which {@link AsyncPlanning#EXPENSIVE} submits a plan. */
+  public static final long DEFAULT_EXPENSIVE_PLAN_FILES = 100_000;
+
+  /** Default most plans in the background at once. */
+  public static final int DEFAULT_MAX_SUBMITTED_PLANS = 64;
+
+  /** Default heap the answers of finished background plans may hold. */
+  public static final long DEFAULT_SUBMITTED_RESULT_BYTES = 64L << 20;
+
   private final CodecMode mode;
   private final int batchSize;
   private final UnaryOperator<FileIO> fileIO;
@@ -70,6 +99,12 @@ public final class ScanPlanningService implements AutoCloseable {
   private final ScanLimits limits;
   private final PlanningListener listener;
   private final PartitionJsonCache partitionJson;
+  private final PlanIds planIds;
+  private final PlanRevocations revocations;
+  private final SubmittedPlans submitted;
+  private final AsyncPlanning async;
+  private final PlanCost cost;
+  private final PlanOutcomes outcomes;
 
   private ScanPlanningService(Builder builder, PlanningCaches caches) {
     this.mode = builder.mode;
@@ -96,6 +131,17 @@ public final class ScanPlanningService implements AutoCloseable {
         new PlanningMetrics(
             plans == null ? null : plans::stats, caches.indexes(), caches.deleteIndexes());
     this.sortedPlans = new SortedPlans(plans, builder.planningPool, metrics::fullPlan);
+    this.planIds = new PlanIds(builder.signer, builder.clock, builder.planLifetime);
+    this.revocations = new PlanRevocations(planIds::nowMillis);
+    this.submitted =
+        new SubmittedPlans(
+            builder.maxSubmittedPlans,
+            builder.submittedResultBytes,
+            builder.submittedPlanRunner,
+            planIds::nowMillis);
+    this.async = builder.asyncPlanning;
+    this.cost = new PlanCost(builder.mode, builder.expensivePlanFiles);
+    this.outcomes = new PlanOutcomes(partitionJson);
   }
 
   public static Builder builder() {
@@ -116,9 +162,16 @@ public final class ScanPlanningService implements AutoCloseable {
     return mode;
   }
 
+  /** When this service answers plans {@code submitted}, as built. */
+  public AsyncPlanning asyncPlanning() {
+    return async;
+  }
+
   /**
    * Plans a scan: pins the current snapshot unless the request names one, returns the first
-   * batch's tasks inline and plan tasks for the rest.
+   * batch's tasks inline and plan tasks for the rest, with the plan's id; or, when {@link
+   * AsyncPlanning} says so, answers {@code submitted} with the plan's id and plans it in the
+   * background.
    *
    * @param caller the authenticated principal, or null; keys the plan cache and is what the
    *     {@link ScanPolicy} decides for
@@ -131,17 +184,201 @@ public final class ScanPlanningService implements AutoCloseable {
   /** {@link #planTableScan}, with the JSON the response target was checked on. */
   public ScanReply<PlanTableScanResponse> planTableScanReply(
       TableIdentifier ident, Table table, PlanTableScanRequest request, String caller) {
+    PlanTableScanRequest requested = checkedRequest(table, request);
+    metrics.plan();
+    PlanId id = planIds.issue(ident, table, requested, caller);
+    if (async == AsyncPlanning.ALWAYS
+        || (async != AsyncPlanning.NEVER && cost.expensive(table, requested))) {
+      Optional<ScanReply<PlanTableScanResponse>> submittedReply =
+          submit(ident, table, id, caller);
+      if (submittedReply.isPresent()) {
+        return submittedReply.get();
+      }
+    }
+    return planned(ident, table, requested, caller, id);
+  }
+
+  /**
+   * For a host that cannot admit a plan request now (its planning places or memory are taken):
+   * answers it {@code submitted} instead, to be planned in the background once the host's runner
+   * has room, when this service plans asynchronously at saturation ({@link
+   * AsyncPlanning#SATURATED} or {@link AsyncPlanning#ALWAYS}). Empty when it does not, when the
+   * scan is too long for a plan id, or when {@code maxSubmittedPlans} plans are in the background
+   * already: the host then refuses the request as it would have (a 503).
+   *
+   * @throws IllegalArgumentException or {@link ValidationException} for a request that cannot be
+   *     planned, as {@link #planTableScan} does
+   */
+  public Optional<ScanReply<PlanTableScanResponse>> submitTableScanReply(
+      TableIdentifier ident, Table table, PlanTableScanRequest request, String caller) {
+    if (async.compareTo(AsyncPlanning.SATURATED) < 0) {
+      return Optional.empty();
+    }
+    PlanTableScanRequest requested = checkedRequest(table, request);
+    Optional<ScanReply<PlanTableScanResponse>> reply =
+        submit(ident, table, planIds.issue(ident, table, requested, caller), caller);
+    reply.ifPresent(submittedReply -> metrics.plan());
+    return reply;
+  }
+
+  /**
+   * Answers a poll of a plan ({@code GET .../plan/{plan-id}}): {@code cancelled} when it was
+   * cancelled on this replica, {@code submitted} while this replica plans it in the background,
+   * what that came to ({@code completed}, or {@code failed} with the error) once it has, and
+   * otherwise the plan made again from its id: in the background when this service plans
+   * asynchronously at all (so the poll is cheap and the next one gets it), else within this call.
+   * A plan made again has the same tasks and plan tasks as the first answer, on any replica.
+   *
+   * @param planId the id as the client sent it
+   * @throws NoSuchPlanIdException for an id this service did not issue for this table and
+   *     principal, one that has expired, or one whose scan was too long to carry that this replica
+   *     does not hold
+   */
+  public ScanReply<FetchPlanningResultResponse> fetchPlanningResultReply(
+      TableIdentifier ident, Table table, String planId, String caller) {
+    PlanId id = checked(() -> planIds.verified(ident, table, planId, caller));
+    if (revocations.cancelled(id.binding())) {
+      return PlanOutcomes.status(PlanStatus.CANCELLED);
+    }
+    Optional<CompletableFuture<PlanOutcome>> held = submitted.held(id.nonce());
+    if (held.isPresent()) {
+      return held.get().isDone() ? held.get().join().reply() : PlanOutcomes.status(PlanStatus.SUBMITTED);
+    }
+    if (!id.replannable()) {
+      refusedPlanId();
+      throw new NoSuchPlanIdException(
+          "No such plan: its scan is too long to travel in its id, and this replica does not hold"
+              + " it");
+    }
+    checked(() -> permittedScan(ident, table, id.scan(), caller));
+    if (async != AsyncPlanning.NEVER && submit(ident, table, id, caller).isPresent()) {
+      return PlanOutcomes.status(PlanStatus.SUBMITTED);
+    }
+    return outcomes.completed(table, id.binding(), planned(ident, table, id.scan(), caller, id))
+        .reply();
+  }
+
+  /**
+   * Cancels a plan ({@code DELETE .../plan/{plan-id}}): stops it if this replica plans it in the
+   * background, drops what it holds of it, and refuses its plan tasks here until it expires. Other
+   * replicas refuse them once it has expired (nothing is shared between replicas). Cancelling a
+   * plan twice, or one that has expired, is not a mistake.
+   *
+   * @throws NoSuchPlanIdException for an id this service did not issue for this table and
+   *     principal
+   */
+  public void cancelPlan(TableIdentifier ident, Table table, String planId, String caller) {
+    PlanId id = checked(() -> planIds.verifiedEvenExpired(ident, table, planId, caller));
+    revocations.cancel(id.binding());
+    submitted.cancel(id.nonce());
+    metrics.cancelledPlan();
+  }
+
+  /**
+   * The data files a plan of {@code request} holds at once when it re-plans the whole snapshot
+   * (offset mode, the merge-on-read fallback outside {@link CodecMode#DELETE_AWARE}, incremental
+   * scans), else 0, from the snapshot summary's {@code total-data-files} alone (nothing is read):
+   * what {@link AsyncPlanning#EXPENSIVE} weighs, and what a host may reserve memory by. A summary
+   * is what the committer wrote; one without the totals counts 0.
+   */
+  public long wholePlanFiles(Table table, PlanTableScanRequest request) {
+    return cost.wholePlanFiles(table, request);
+  }
+
+  /**
+   * The scan a plan id carries, signature checked but not whom it is for, or empty for an id this
+   * service would refuse or whose scan it does not carry: for a host's estimates and tools.
+   */
+  public Optional<PlanTableScanRequest> planIdScan(String planId) {
+    try {
+      return Optional.ofNullable(planIds.read(planId).scan());
+    } catch (NoSuchPlanIdException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** The request, validated, within the limits, snapshot pinned. */
+  private PlanTableScanRequest checkedRequest(Table table, PlanTableScanRequest request) {
     request.validate();
     limits.check(table, request);
-    metrics.plan();
+    return ScanRequests.pin(table, ScanRequests.canonical(request));
+  }
+
+  /**
+   * Answers {@code id}'s plan {@code submitted} and has it planned in the background, unless its
+   * scan is too long for its id or the background is full. The caller's policy is asked now, so
+   * that its refusal answers the request, not the poll.
+   */
+  private Optional<ScanReply<PlanTableScanResponse>> submit(
+      TableIdentifier ident, Table table, PlanId id, String caller) {
+    if (!id.replannable()) {
+      return Optional.empty();
+    }
+    permittedScan(ident, table, id.scan(), caller);
+    boolean taken =
+        submitted.submit(
+            id,
+            ident,
+            table,
+            id.scan(),
+            wholePlanFiles(table, id.scan()),
+            () ->
+                outcomes.completed(
+                    table,
+                    id.binding(),
+                    ErrorResponses.readingTable(
+                        ident, () -> planned(ident, table, id.scan(), caller, id))),
+            failure -> PlanOutcomes.failed(id.binding(), failure),
+            () -> PlanOutcomes.cancelled(id.binding()));
+    if (!taken) {
+      return Optional.empty();
+    }
+    metrics.submittedPlan();
+    return Optional.of(PlanOutcomes.submitted(table, id));
+  }
+
+  /** The policy's answer for {@code scan}, within this server's limits. */
+  private PlanTableScanRequest permittedScan(
+      TableIdentifier ident, Table table, PlanTableScanRequest scan, String caller) {
+    limits.check(table, scan);
+    return permitted.of(caller, ident, table, scan);
+  }
+
+  /**
+   * A plan id's check, counted when refused; a scan inside it that this server would not plan is
+   * refused like the id itself (it cannot be one this service issued for the caller).
+   */
+  private <T> T checked(Supplier<T> check) {
+    try {
+      return check.get();
+    } catch (NoSuchPlanIdException e) {
+      refusedPlanId();
+      throw e;
+    } catch (ValidationException | IllegalArgumentException e) {
+      refusedPlanId();
+      throw new NoSuchPlanIdException("No such plan: invalid scan (%s)", e.getMessage());
+    }
+  }
+
+  private void refusedPlanId() {
+    metrics.refusedPlanId();
+  }
+
+  /** Plans {@code requested} under {@code id}: its tasks, and plan tasks bound to it. */
+  private ScanReply<PlanTableScanResponse> planned(
+      TableIdentifier ident,
+      Table table,
+      PlanTableScanRequest requested,
+      String caller,
+      PlanId id) {
     RequestTrace trace = trace(caller, ident, table);
-    PlanTableScanRequest requested = ScanRequests.pin(table, ScanRequests.canonical(request));
     PlanTableScanRequest effective = permitted.of(caller, ident, table, requested);
     WrittenFit<PlanTableScanResponse> fit =
         issuer.fit(
             ident,
             requested,
-            new PlanResponses(table, requested, effective)::planned,
+            id.binding(),
+            new PlanResponses(table, requested, effective, id.text())::planned,
             ResponseJson.plan(table.specs(), partitionJson));
     BatchPlan plan = null;
     if (mode != CodecMode.OFFSET) {
@@ -161,7 +398,8 @@ public final class ScanPlanningService implements AutoCloseable {
           planner.planOffsets(
               effective, sortedPlans.get(ident, table, effective, caller, trace.io()), fit);
     }
-    Optional<List<String>> planTasks = issuer.encoded(ident, requested, plan.handouts());
+    Optional<List<String>> planTasks =
+        issuer.encoded(ident, requested, id.binding(), plan.handouts());
     if (planTasks.isEmpty()) {
       metrics.inlinePlan();
     }
@@ -191,11 +429,19 @@ public final class ScanPlanningService implements AutoCloseable {
   public ScanReply<FetchScanTasksResponse> fetchScanTasksReply(
       TableIdentifier ident, Table table, FetchScanTasksRequest request, String caller) {
     RequestTrace trace = trace(caller, ident, table);
-    PlanTask planTask;
+    IssuedPlanTask issued;
     try {
-      planTask = issuer.decodeOrReject(request.planTask());
+      issued = issuer.decodeOrReject(request.planTask());
     } catch (RejectedPlanTaskException e) {
       throw rejected(trace, e.reason(), e.getMessage());
+    }
+    PlanTask planTask = issued.task();
+    PlanBinding plan = issued.plan();
+    if (plan != null && plan.expiredAt(planIds.nowMillis())) {
+      throw rejected(trace, RejectionReason.PLAN_EXPIRED, "its plan has expired");
+    }
+    if (plan != null && revocations.cancelled(plan)) {
+      throw rejected(trace, RejectionReason.PLAN_CANCELLED, "its plan was cancelled");
     }
     if (!planTask.matchesTable(ident)) {
       throw rejected(trace, RejectionReason.WRONG_TABLE, "issued for another table");
@@ -214,7 +460,8 @@ public final class ScanPlanningService implements AutoCloseable {
           issuer.fit(
               ident,
               carried,
-              new PlanResponses(table, carried, effective)::fetched,
+              plan,
+              new PlanResponses(table, carried, effective, null)::fetched,
               ResponseJson.fetch(table.specs(), partitionJson));
       redeemed =
           planner.redeem(
@@ -231,7 +478,7 @@ public final class ScanPlanningService implements AutoCloseable {
     }
     metrics.redemption(planTask);
     List<String> children =
-        issuer.encoded(ident, carried, redeemed.handouts())
+        issuer.encoded(ident, carried, plan, redeemed.handouts())
             .orElseThrow(
                 () -> rejected(trace, RejectionReason.UNKNOWN_SPAN, "span too large to hand out"));
     ScanReply<FetchScanTasksResponse> reply =
@@ -246,7 +493,7 @@ public final class ScanPlanningService implements AutoCloseable {
    */
   public Optional<PlanTask> decode(String planTask) {
     try {
-      return Optional.of(issuer.decodeOrReject(planTask));
+      return Optional.of(issuer.decodeOrReject(planTask).task());
     } catch (RejectedPlanTaskException e) {
       return Optional.empty();
     }
@@ -265,12 +512,14 @@ public final class ScanPlanningService implements AutoCloseable {
   }
 
   /**
-   * Shuts down the planning pool if the service created it; a pool passed to {@link
-   * Builder#planningPool} and caches passed to {@link Builder#caches} stay the caller's.
+   * Shuts down the planning pool and the background plans' pool if the service created them; a
+   * pool passed to {@link Builder#planningPool}, a runner passed to {@link
+   * Builder#submittedPlanRunner} and caches passed to {@link Builder#caches} stay the caller's.
    */
   @Override
   public void close() {
     sortedPlans.close();
+    submitted.close();
   }
 
   /** Whether the planning pool is shut down, for tests of ownership. */

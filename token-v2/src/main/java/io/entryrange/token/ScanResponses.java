@@ -6,6 +6,7 @@ import java.lang.invoke.MethodType;
 import java.util.Map;
 import org.apache.iceberg.IcebergBuild;
 import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.rest.responses.FetchPlanningResultResponse;
 import org.apache.iceberg.rest.responses.FetchScanTasksResponse;
 import org.apache.iceberg.rest.responses.PlanTableScanResponse;
 
@@ -23,6 +24,8 @@ final class ScanResponses {
       builderFor(PlanTableScanResponse.class, PlanTableScanResponse.Builder.class);
   private static final MethodHandle FETCH =
       builderFor(FetchScanTasksResponse.class, FetchScanTasksResponse.Builder.class);
+  private static final MethodHandle PLANNING_RESULT =
+      builderFor(FetchPlanningResultResponse.class, FetchPlanningResultResponse.Builder.class);
 
   private ScanResponses() {}
 
@@ -39,6 +42,14 @@ final class ScanResponses {
       return (FetchScanTasksResponse.Builder) FETCH.invoke(specs);
     } catch (Throwable t) {
       throw new IllegalStateException("Cannot create a FetchScanTasksResponse builder", t);
+    }
+  }
+
+  static FetchPlanningResultResponse.Builder planningResult(Map<Integer, PartitionSpec> specs) {
+    try {
+      return (FetchPlanningResultResponse.Builder) PLANNING_RESULT.invoke(specs);
+    } catch (Throwable t) {
+      throw new IllegalStateException("Cannot create a FetchPlanningResultResponse builder", t);
     }
   }
 

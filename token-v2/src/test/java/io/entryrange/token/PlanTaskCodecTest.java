@@ -190,7 +190,7 @@ class PlanTaskCodecTest {
     assertThat(codec.decode(earlier).orElseThrow().table())
         .isEqualTo(TableIdentifier.of("db", "t"));
     String offsets = b64("{'table':'a.b.t','offset':0,'limit':1,'scan':{}}");
-    assertThat(codec.decodeOrReject(offsets).table())
+    assertThat(codec.decodeOrReject(offsets).task().table())
         .isEqualTo(TableIdentifier.of("a", "b", "t"));
   }
 

@@ -11,11 +11,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.BadRequestException;
-import org.apache.iceberg.exceptions.NoSuchPlanIdException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 import org.apache.iceberg.rest.Endpoint;
@@ -24,6 +24,8 @@ import org.apache.iceberg.rest.requests.FetchScanTasksRequest;
 import org.apache.iceberg.rest.requests.FetchScanTasksRequestParser;
 import org.apache.iceberg.rest.requests.PlanTableScanRequest;
 import org.apache.iceberg.rest.requests.PlanTableScanRequestParser;
+import org.apache.iceberg.rest.responses.FetchPlanningResultResponse;
+import org.apache.iceberg.rest.responses.FetchPlanningResultResponseParser;
 import org.apache.iceberg.rest.responses.FetchScanTasksResponse;
 import org.apache.iceberg.rest.responses.FetchScanTasksResponseParser;
 import org.apache.iceberg.rest.responses.PlanTableScanResponse;
@@ -41,10 +43,13 @@ import org.apache.iceberg.rest.responses.PlanTableScanResponseParser;
  * ErrorResponses}, storage faults included), and what a catalog must advertise: {@link #ENDPOINTS}
  * in {@code GET /v1/config} and {@link #TABLE_CONFIG} in every load-table response.
  *
- * <p>Plans complete within {@code POST .../plan}, so no plan has an id: {@code GET .../plan/{id}}
- * answers 404 {@code NoSuchPlanIdException}, what the specification gives for an unknown plan, and
- * {@code DELETE .../plan/{id}} answers 204 for any id, because a server without plan state cannot
- * tell an id it never issued from a finished one and cancelling must stay idempotent.
+ * <p>Every plan has an id that describes it ({@code ScanPlanningService}): {@code GET
+ * .../plan/{plan-id}} answers the plan again on any replica ({@code completed}, or {@code
+ * submitted}, {@code failed} or {@code cancelled} for a plan in the background), and {@code DELETE
+ * .../plan/{plan-id}} answers 204 and cancels it; an id the service did not issue for the route's
+ * table and the caller, or one that has expired, is 404 {@code NoSuchPlanIdException}, what the
+ * specification gives for an unknown plan. A host that cannot admit a plan request now may ask
+ * {@link #submit} for a {@code submitted} answer instead of refusing it.
  *
  * <p>Thread-safe, as the service is.
  */
@@ -143,18 +148,49 @@ public final class PlanningEndpoint {
       return switch (route.kind()) {
         case PLAN -> ErrorResponses.readingTable(ident, () -> plan(route, json, principal));
         case TASKS -> ErrorResponses.readingTable(ident, () -> tasks(route, json, principal));
-        case FETCH_PLAN -> {
-          ErrorResponses.readingTable(ident, () -> load(route));
-          throw new NoSuchPlanIdException(
-              "No such plan: %s (plans complete synchronously and have no id)", route.planId());
-        }
+        case FETCH_PLAN ->
+            ErrorResponses.readingTable(ident, () -> fetchPlan(route, principal));
         case CANCEL_PLAN -> {
-          ErrorResponses.readingTable(ident, () -> load(route));
+          Table table = ErrorResponses.readingTable(ident, () -> load(route));
+          service.cancelPlan(ident, table, route.planId(), principal);
           yield PlanningReply.noContent();
         }
       };
     } catch (RuntimeException e) {
       return PlanningReply.failed(e);
+    }
+  }
+
+  /**
+   * For a host that cannot admit a {@code POST .../plan} now: the {@code submitted} answer, the
+   * plan to be planned in the background once the service's runner has room ({@code
+   * ScanPlanningService#submitTableScanReply}), or empty when the service does not plan
+   * asynchronously at saturation, or cannot take this plan; the host then refuses the request as
+   * it would have. A request that cannot be planned gets its error reply here, as from {@link
+   * #answer}.
+   *
+   * @param route a {@link PlanningRoute.Kind#PLAN} route
+   */
+  public Optional<PlanningReply> submit(PlanningRoute route, String principal, byte[] body) {
+    Preconditions.checkArgument(
+        route.kind() == PlanningRoute.Kind.PLAN, "Invalid route to submit: %s", route.kind());
+    try {
+      if (body.length > maxBodyBytes) {
+        throw new BodyTooLargeException(body.length, maxBodyBytes);
+      }
+      String json = new String(body, StandardCharsets.UTF_8);
+      return ErrorResponses.readingTable(
+          route.identifier(),
+          () -> {
+            Table table = load(route);
+            PlanTableScanRequest request =
+                RestJson.read(json, PlanTableScanRequestParser::fromJson);
+            return service
+                .submitTableScanReply(route.identifier(), table, request, principal)
+                .map(reply -> PlanningReply.ok(json(reply, PlanTableScanResponseParser::toJson)));
+          });
+    } catch (RuntimeException e) {
+      return Optional.of(PlanningReply.failed(e));
     }
   }
 
@@ -164,6 +200,13 @@ public final class PlanningEndpoint {
     ScanReply<PlanTableScanResponse> reply =
         service.planTableScanReply(route.identifier(), table, request, principal);
     return PlanningReply.ok(json(reply, PlanTableScanResponseParser::toJson));
+  }
+
+  private PlanningReply fetchPlan(PlanningRoute route, String principal) {
+    Table table = load(route);
+    ScanReply<FetchPlanningResultResponse> reply =
+        service.fetchPlanningResultReply(route.identifier(), table, route.planId(), principal);
+    return PlanningReply.ok(json(reply, FetchPlanningResultResponseParser::toJson));
   }
 
   /** Redeems a plan task and names its kind for the host's log, as the service redeemed it. */

@@ -85,11 +85,25 @@ class PlanningEndpointTest {
     assertThat(plan.status()).as(plan.json()).isEqualTo(200);
     assertThat(json(plan).path("status").asText()).isEqualTo("completed");
     assertThat(plan.failure()).isNull();
+    String planId = json(plan).path("plan-id").asText();
+    assertThat(planId).isNotEmpty();
 
-    assertError(answer(PlanningRoute.Kind.FETCH_PLAN, "p-1", ""), 404, "NoSuchPlanIdException");
-    PlanningReply cancel = answer(PlanningRoute.Kind.CANCEL_PLAN, "p-1", "");
+    PlanningReply again = answer(PlanningRoute.Kind.FETCH_PLAN, planId, "");
+    assertThat(again.status()).as(again.json()).isEqualTo(200);
+    assertThat(json(again).path("status").asText()).isEqualTo("completed");
+    assertThat(json(again).has("plan-id")).isFalse();
+    PlanningReply cancel = answer(PlanningRoute.Kind.CANCEL_PLAN, planId, "");
     assertThat(cancel.status()).isEqualTo(204);
     assertThat(cancel.json()).isNull();
+    assertThat(json(answer(PlanningRoute.Kind.FETCH_PLAN, planId, "")).path("status").asText())
+        .isEqualTo("cancelled");
+    assertThat(answer(PlanningRoute.Kind.CANCEL_PLAN, planId, "").status()).isEqualTo(204);
+
+    assertError(answer(PlanningRoute.Kind.FETCH_PLAN, "p-1", ""), 404, "NoSuchPlanIdException");
+    assertError(answer(PlanningRoute.Kind.CANCEL_PLAN, "p-1", ""), 404, "NoSuchPlanIdException");
+    PlanningReply foreign =
+        endpoint.answer(route(PlanningRoute.Kind.FETCH_PLAN, planId), "mallory", new byte[0]);
+    assertError(foreign, 404, "NoSuchPlanIdException");
   }
 
   @Test
