@@ -114,7 +114,8 @@ public final class OverloadProbe {
     new TreeMap<>(statuses).forEach((k, v) -> System.out.println("expensive " + k + ": " + v));
   }
 
-  private static double percentile(List<Long> sorted, double p) {
+  /** The {@code p} quantile of {@code sorted} microseconds, in milliseconds. */
+  static double percentile(List<Long> sorted, double p) {
     return sorted.get((int) Math.min(sorted.size() - 1, Math.ceil(p * sorted.size()) - 1)) / 1000.0;
   }
 
