@@ -142,6 +142,20 @@ class SubmittedPlansTest {
     }
   }
 
+  /** What a replica holds of a plan goes when the plan expires, not before its outcome is in. */
+  @Test
+  void anOutcomeIsDroppedWhenItsPlanExpires() {
+    Queue<SubmittedPlan> runs = new ConcurrentLinkedQueue<>();
+    PlanId id = ids.issue(EVENTS, table, SCAN, "alice");
+    long expired = id.binding().expiresMillis();
+    try (SubmittedPlans plans = new SubmittedPlans(1, 1 << 20, runs::add, () -> expired)) {
+      submit(plans, id);
+      assertThat(plans.held(id.nonce())).isPresent();
+      runs.poll().run();
+      assertThat(plans.held(id.nonce())).isEmpty();
+    }
+  }
+
   @Test
   void aPlanTheRunnerRefusesFailsAndFreesItsPlace() {
     PlanId id = ids.issue(EVENTS, table, SCAN, "alice");
