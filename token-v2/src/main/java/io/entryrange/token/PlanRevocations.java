@@ -2,8 +2,6 @@ package io.entryrange.token;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import com.github.benmanes.caffeine.cache.Expiry;
-import java.time.Duration;
 import java.util.function.LongSupplier;
 
 /**
@@ -30,11 +28,7 @@ final class PlanRevocations {
     this.cancelled =
         Caffeine.newBuilder()
             .maximumSize(MAX_PLANS)
-            .expireAfter(
-                Expiry.creating(
-                    (String nonce, PlanBinding plan) ->
-                        Duration.ofMillis(
-                            Math.max(0, plan.expiresMillis() - nowMillis.getAsLong()))))
+            .expireAfter(new PlanExpiry<PlanBinding>(PlanBinding::expiresMillis, nowMillis))
             .build();
   }
 

@@ -2,8 +2,6 @@ package io.entryrange.token;
 
 import com.github.benmanes.caffeine.cache.AsyncCache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import com.github.benmanes.caffeine.cache.Expiry;
-import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -57,11 +55,7 @@ final class SubmittedPlans implements AutoCloseable {
         Caffeine.newBuilder()
             .maximumWeight(maxOutcomeBytes)
             .<String, PlanOutcome>weigher((nonce, outcome) -> outcome.weightBytes())
-            .expireAfter(
-                Expiry.creating(
-                    (String nonce, PlanOutcome outcome) ->
-                        Duration.ofMillis(
-                            Math.max(0, outcome.expiresMillis() - nowMillis.getAsLong()))))
+            .expireAfter(new PlanExpiry<PlanOutcome>(PlanOutcome::expiresMillis, nowMillis))
             .buildAsync();
   }
 
