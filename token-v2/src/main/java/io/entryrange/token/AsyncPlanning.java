@@ -10,7 +10,10 @@ package io.entryrange.token;
  * whatever the setting.
  */
 public enum AsyncPlanning {
-  /** Every plan completes within {@code POST .../plan}: for clients that cannot poll. */
+  /**
+   * Every plan completes within {@code POST .../plan}: for clients that cannot poll (PyIceberg 0.12
+   * raises on a submitted plan).
+   */
   NEVER,
   /**
    * Expensive plans are submitted: those that re-plan the whole snapshot (offset mode, the
