@@ -45,7 +45,11 @@ final class CredentialScopeRun {
         .orElse(0);
   }
 
-  static List<Row> measure(Path tables, int planSize) throws RunnerException {
+  /**
+   * @param brief one short iteration per method, for the pipeline's smoke test, else 3 × 1 s
+   *     warmup and 5 × 1 s
+   */
+  static List<Row> measure(Path tables, int planSize, boolean brief) throws RunnerException {
     if (planSize == 0) {
       return List.of();
     }
@@ -57,10 +61,10 @@ final class CredentialScopeRun {
                     .include("^" + CredentialScopeBenchmark.class.getName() + "\\.")
                     .forks(1)
                     .jvmArgsAppend("-Xmx6g")
-                    .warmupIterations(3)
+                    .warmupIterations(brief ? 0 : 3)
                     .warmupTime(TimeValue.seconds(1))
-                    .measurementIterations(5)
-                    .measurementTime(TimeValue.seconds(1))
+                    .measurementIterations(brief ? 1 : 5)
+                    .measurementTime(brief ? TimeValue.milliseconds(200) : TimeValue.seconds(1))
                     .param("warehouse", tables.toString())
                     .param("planSize", Integer.toString(planSize))
                     .param("layout", Layout.LARGE_MANIFESTS.label())

@@ -167,7 +167,7 @@ public final class ReportCli implements Callable<Integer> {
                 .run(List.of(Strategy.DEFAULT, Strategy.CLIENT_LOCAL));
         int scopeSize = CredentialScopeRun.planSize(config);
         phase(start, "exact credential scoping, N=" + scopeSize);
-        credentialScope = CredentialScopeRun.measure(tables, scopeSize);
+        credentialScope = CredentialScopeRun.measure(tables, scopeSize, smoke);
       }
       phase(start, "JMH, " + config.forks() + " forks, config " + config.name());
       ArrayNode raw = runJmh(config, tables, start);

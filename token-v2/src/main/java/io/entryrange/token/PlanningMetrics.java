@@ -182,8 +182,8 @@ public final class PlanningMetrics {
   }
 
   /**
-   * Grant tokens refused by {@code ScanPlanningService#grant}: forged, expired, of a cancelled or
-   * expired plan, of another principal's plan, of a table the principal may no longer read whole.
+   * Grant tokens refused by {@code ScanPlanningService#grant}: forged, expired, of an expired plan,
+   * of another principal's plan, of a table the principal may no longer read whole.
    */
   public long grantsRefused() {
     return grantsRefused.sum();

@@ -332,9 +332,13 @@ public final class ScanPlanningService implements AutoCloseable {
    *
    * @param planId the {@value #PLAN_ID_QUERY_PARAMETER} query parameter as the client sent it, or
    *     null
+   * <p>Why a cancelled plan's credentials are still renewed, and its grants still verify, until
+   * it expires: Iceberg's client cancels its plan ({@code DELETE .../plan/{plan-id}}) as soon as
+   * it has every task, before its engine reads a file (Spark plans on the driver, then reads on
+   * the executors). A cancellation stops the planning, not the reads of what was planned.
+   *
    * @throws NoSuchPlanIdException for a plan id this service did not issue for this table and
-   *     principal, one that has expired or was cancelled here, or one whose scan this server would
-   *     no longer plan
+   *     principal, one that has expired, or one whose scan this server would no longer plan
    */
   public LoadCredentialsResponse loadCredentials(
       TableIdentifier ident, Table table, String planId, String caller) {
@@ -342,11 +346,9 @@ public final class ScanPlanningService implements AutoCloseable {
     if (planId == null) {
       credentials = tableCredentials(ident, table, caller);
     } else {
+      // a cancelled plan's reads go on: Iceberg's client cancels its plan (DELETE) as soon as it
+      // has every task, before its engine reads a single file
       PlanId id = checked(() -> planIds.verified(ident, table, planId, caller));
-      if (revocations.cancelled(id.binding())) {
-        refusedPlanId();
-        throw new NoSuchPlanIdException("No such plan: cancelled");
-      }
       PlanTableScanRequest effective =
           id.replannable() ? checked(() -> permittedScan(ident, table, id.scan(), caller)) : null;
       credentials = planCredentials(ident, table, id, caller, effective);
@@ -371,8 +373,8 @@ public final class ScanPlanningService implements AutoCloseable {
   /**
    * The grant a token describes ({@link StorageGrant#token}), if a replica with these keys issued
    * it, it has not expired, and it still holds: its plan id is this table's (as loaded now) and its
-   * principal's, unexpired and not cancelled here; a table grant's principal is still not
-   * restricted on the table. For a remote signer or a credentials broker: ask {@link
+   * principal's, and unexpired (a cancelled plan's grant holds until then, see {@link
+   * #loadCredentials}); a table grant's principal is still not restricted on the table. For a remote signer or a credentials broker: ask {@link
    * StorageGrant#covers} of each object a request names. Empty otherwise, whatever is wrong.
    *
    * @param tables loads the table the token names, as the catalog's table loader does; may throw
@@ -395,10 +397,6 @@ public final class ScanPlanningService implements AutoCloseable {
         return Optional.of(grants.fromToken(grant, token, table, Optional::empty));
       }
       PlanId id = planIds.verified(grant.table(), table, grant.planId(), grant.principal());
-      if (revocations.cancelled(id.binding())) {
-        metrics.grantRefused();
-        return Optional.empty();
-      }
       return Optional.of(
           grants.fromToken(
               grant, token, table, () -> planFilesOf(grant.table(), table, id, grant.principal())));
