@@ -112,6 +112,14 @@ final class WrittenFit<R> implements ResponseFit {
     return Optional.of(buffer.toByteArray());
   }
 
+  /** What a buffer for a response of {@code tasks} tasks starts with ({@link TargetBuffer}). */
+  static int startBytes(long targetBytes, int tasks) {
+    return (int)
+        Math.min(
+            Math.min(targetBytes, 8192 + TargetBuffer.TASK_BYTES * tasks),
+            TargetBuffer.MAX_START_BYTES);
+  }
+
   /** Writes one response with a generator; Iceberg's response parsers' {@code toJson}. */
   @FunctionalInterface
   interface Writer<R> {
@@ -133,7 +141,7 @@ final class WrittenFit<R> implements ResponseFit {
     private final long targetBytes;
 
     TargetBuffer(long targetBytes, int tasks) {
-      super((int) Math.min(Math.min(targetBytes, 8192 + TASK_BYTES * tasks), MAX_START_BYTES));
+      super(startBytes(targetBytes, tasks));
       this.targetBytes = targetBytes;
     }
 

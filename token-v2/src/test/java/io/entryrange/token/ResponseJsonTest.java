@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.entryrange.planner.testing.IcebergScans;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -105,6 +106,9 @@ class ResponseJsonTest {
             .isEqualTo(PlanTableScanResponseParser.toJson(planned));
         assertThat(JsonUtil.generate(gen -> ResponseJson.fetch(table.specs(), PARTITIONS).write(fetched, gen), false))
             .as(what)
+            .isEqualTo(FetchScanTasksResponseParser.toJson(fetched));
+        assertThat(new String(new TaskResponseWriter(table.specs()).write(fetched), StandardCharsets.UTF_8))
+            .as("the public writer, %s", what)
             .isEqualTo(FetchScanTasksResponseParser.toJson(fetched));
       }
     }
