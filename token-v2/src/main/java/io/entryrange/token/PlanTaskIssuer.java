@@ -30,10 +30,11 @@ record PlanTaskIssuer(PlanTaskCodec codec, PlanTaskSigner signer, long targetRes
   Optional<List<String>> encoded(
       TableIdentifier ident, PlanTableScanRequest carried, List<Handout> handouts) {
     List<String> planTasks = new ArrayList<>(handouts.size());
+    PlanTaskCodec.Batch batch = codec.batch(ident, carried);
     for (Handout handout : handouts) {
       Optional<String> planTask = Optional.empty();
       for (PlannedWork work : handout.forms()) {
-        planTask = planTask.or(() -> codec.tryEncode(PlanTask.of(ident, carried, work)));
+        planTask = planTask.or(() -> batch.tryEncode(PlanTask.of(ident, carried, work)));
       }
       if (planTask.isEmpty()) {
         return Optional.empty();

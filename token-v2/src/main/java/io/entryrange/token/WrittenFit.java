@@ -33,6 +33,7 @@ final class WrittenFit<R> implements ResponseFit {
   private final BiFunction<List<FileScanTask>, List<String>, R> builder;
   private final Writer<R> writer;
   private List<FileScanTask> keptTasks;
+  private List<Handout> keptHandouts;
   private List<String> keptPlanTasks;
   private R keptResponse;
   private byte[] keptJson;
@@ -64,6 +65,7 @@ final class WrittenFit<R> implements ResponseFit {
     Optional<byte[]> json = written(response, tasks.size());
     if (json.isPresent()) {
       keptTasks = tasks;
+      keptHandouts = handouts;
       keptPlanTasks = planTasks.get();
       keptResponse = response;
       keptJson = json.get();
@@ -72,8 +74,25 @@ final class WrittenFit<R> implements ResponseFit {
   }
 
   /**
+   * The handouts as plan task strings: the ones this fit encoded for the response it last found
+   * fitting when these are the same handouts, else encoded now; empty when the codec cannot carry
+   * one. Why: the response is measured with its plan tasks in it, so by the time the caller sends
+   * it they were encoded once already; encoding them again doubled a fan-out plan call's work on
+   * its 64 plan tasks.
+   */
+  Optional<List<String>> encoded(List<Handout> handouts) {
+    if (keptResponse != null && (handouts == keptHandouts || handouts.equals(keptHandouts))) {
+      return Optional.of(keptPlanTasks);
+    }
+    return encoder.apply(handouts);
+  }
+
+  /**
    * The reply holding these tasks and plan tasks: the response this fit last found fitting, with
-   * its JSON, when it holds the same tasks (the same objects) and plan tasks; else built anew.
+   * its JSON, when it holds the same tasks (the same objects) and plan tasks; else built anew, with
+   * its JSON when it is within the target (a batch of one entry, which is never cut, so never
+   * measured), else without (a plan answered inline past the target, which the host writes within
+   * its own limit).
    */
   ScanReply<R> reply(List<FileScanTask> tasks, List<String> planTasks) {
     if (keptResponse != null
@@ -81,7 +100,8 @@ final class WrittenFit<R> implements ResponseFit {
         && planTasks.equals(keptPlanTasks)) {
       return new ScanReply<>(keptResponse, keptJson);
     }
-    return new ScanReply<>(builder.apply(tasks, planTasks), null);
+    R response = builder.apply(tasks, planTasks);
+    return new ScanReply<>(response, written(response, tasks.size()).orElse(null));
   }
 
   private static boolean sameTasks(List<FileScanTask> tasks, List<FileScanTask> kept) {
