@@ -31,13 +31,13 @@ import org.openjdk.jmh.runner.options.TimeValue;
  *
  * <p>The quick main job's budget, from the timings below (a fork's set-up: its JVM, tables and
  * held readers' check, about 5 to 10 s): the rotation of six cells {@value #ROTATION_ROUNDS} x
- * (about 10 s set-up, 12 x 1 s warmup, 12 x 1 s measured) = about 170 s; the floor {@value
- * #ROTATION_ROUNDS} x (6 s, 9 x 1 s, 12 x 1 s) = about 135 s; offset {@value #OFFSET_ROUNDS} x
+ * (about 10 s set-up, 18 x 1 s warmup, 12 x 1 s measured) = about 160 s; the floor {@value
+ * #ROTATION_ROUNDS} x (6 s, 15 x 1 s, 12 x 1 s) = about 130 s; offset {@value #OFFSET_ROUNDS} x
  * (5 s, 2 and 3 redemptions of about 2 s) = about 45 s; offset-cached and the reference 16 s;
  * range-cold 5 s; the default with client-local {@value #SCAN_ROUNDS} x (5 s, {@link
  * #ROTATED_SCAN_WARM_UP}, 4 scans of each, about 5 s) = about 180 s; the reference's full scan
- * {@value #REFERENCE_SCAN_ROUNDS} x (5 s, 25 s, 2 scans of about 5 s) = about 120 s. About 670 s
- * of JMH, 50 s more than the three rounds of one fork a cell before it (585 s of JMH in {@code
+ * {@value #REFERENCE_SCAN_ROUNDS} x (5 s, 25 s, 2 scans of about 5 s) = about 120 s. About 660 s
+ * of JMH, 40 s more than the three rounds of one fork a cell before it (585 s of JMH in {@code
  * results/quick-2026-12-03-ev}, a main job of 12 min 48 s with the build, plus 33 s for the
  * floor's one-entry row since); the load, memory, breakdown and S3 runs and the table generation
  * add about 2.5 minutes, so the main job should take about 14 minutes with the build.
@@ -353,16 +353,15 @@ record ReportConfig(
    * once) to keep the quick run's budget.
    *
    * <p>A fork that times several cells in turn ({@link Rotation}: a rotation, the floor) warms up
-   * for whole cycles of at least {@value #STEADY_WARMUPS} x 1 s in all and measures whole pairs of
-   * mirrored cycles of at least {@value #ROTATED_ITERATIONS} x 1 s (not in the pipeline's smoke
-   * run, which runs one cycle of each). Why at least {@value #STEADY_WARMUPS} s: range redemption
-   * reaches its steady state late. After 3 x 1 s it was still getting faster (floor row: warmups
-   * 4.16, 1.92, 1.49 ms, then 1.29, 1.09, 1.15 ms measured; the fan-out plan call at N = 1,000,
-   * 3.68, 3.04 and 4.23 ms in one run's rounds and 2.74, 2.55 and 2.07 ms in the next run's),
-   * while the floor's smaller path had settled, so those ratios measured warm-up, not work; the
-   * cells of a rotation share their code's warm-up, so whole cycles give each as much. A
-   * rotating full-scan fork measures {@value #ROTATED_SCANS} scans of each strategy; a fork of one
-   * strategy {@code singleShots}.
+   * for whole cycles of at least {@value #ROTATED_WARMUPS} x 1 s in all ({@link #ROTATED_WARMUPS}
+   * says why) and measures whole pairs of mirrored cycles of at least {@value
+   * #ROTATED_ITERATIONS} x 1 s (not in the pipeline's smoke run, which runs one cycle of each):
+   * range redemption reaches its steady state late. After 3 x 1 s it was still getting faster
+   * (floor row: warmups 4.16, 1.92, 1.49 ms, then 1.29, 1.09, 1.15 ms measured; the fan-out plan
+   * call at N = 1,000, 3.68, 3.04 and 4.23 ms in one run's rounds and 2.74, 2.55 and 2.07 ms in
+   * the next run's), while the floor's smaller path had settled, so those ratios measured warm-up,
+   * not work. Whole cycles give each cell as much. A rotating full-scan fork measures {@value
+   * #ROTATED_SCANS} scans of each strategy; a fork of one strategy {@code singleShots}.
    */
   Timing timing(JmhRun run) {
     int cells = run.cellsPerFork();
@@ -377,7 +376,7 @@ record ReportConfig(
         return new Timing(cells, warmupTime, 2 * cells, measurementTime, forks);
       }
       return new Timing(
-          wholeCycles(STEADY_WARMUPS, cells),
+          wholeCycles(ROTATED_WARMUPS, cells),
           TimeValue.seconds(1),
           wholeCycles(ROTATED_ITERATIONS, 2 * cells),
           TimeValue.seconds(1),
@@ -399,12 +398,14 @@ record ReportConfig(
 
   /**
    * Forks of each run whose cells take turns within a fork and whose ratios are headlines (the
-   * rotation of flat-in-N cells, the floor), one per round. Why five: each fork gives one ratio
-   * per headline, and the interval is Student's t over forks, 2.78 x sqrt(2) standard errors at
-   * five forks (4.30 x sqrt(2) at three), so five forks of paired cells decide a ratio whose forks
-   * agree within a few percent, which pairing within a fork makes them do.
+   * rotation of flat-in-N cells, the floor), one per round. Why four: each fork gives one ratio
+   * per headline, and the interval is Student's t over forks, 3.18 x sqrt(2) / 2 = 2.25 standard
+   * deviations of the forks' ratios at four forks (3.51 at three), so four forks of paired cells
+   * decide a ratio whose forks agree within a few percent, which pairing within a fork makes them
+   * do; a fifth fork (1.76) would cost more than the longer warm-up a rotation needs ({@link
+   * #ROTATED_WARMUPS}).
    */
-  static final int ROTATION_ROUNDS = 5;
+  static final int ROTATION_ROUNDS = 4;
 
   /** Forks of the default full scan taking turns with client-local planning. */
   static final int SCAN_ROUNDS = 4;
@@ -423,8 +424,13 @@ record ReportConfig(
    */
   static final int REFERENCE_SCAN_ROUNDS = 3;
 
-  /** The fewest warmup iterations of rows that compare range with itself, see {@link #timing}. */
-  static final int STEADY_WARMUPS = 8;
+  /**
+   * The fewest warmup iterations, in whole cycles, of a fork whose cells take turns. Why 15 s
+   * where a fork of one cell took 8: in turn with other cells a cell's own code runs for part of
+   * each second, and in a fork of the floor's three cells after 9 x 1 s of warmup, range's first
+   * measured second still took 0.59 ms and its next three 0.17 to 0.22 ms.
+   */
+  static final int ROTATED_WARMUPS = 15;
 
   /** The fewest measured iterations of a fork whose cells take turns, see {@link #timing}. */
   static final int ROTATED_ITERATIONS = 12;

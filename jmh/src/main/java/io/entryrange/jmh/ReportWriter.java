@@ -78,7 +78,7 @@ final class ReportWriter {
                 + " single-shot, each fork of one strategy scanning unmeasured for %s, then %d measured;"
                 + " `-prof gc`. A time in brackets is its 95%% repeat interval over forks; a time without was timed in one fork\n",
             ReportConfig.ROTATION_ROUNDS,
-            ReportConfig.STEADY_WARMUPS,
+            ReportConfig.ROTATED_WARMUPS,
             ReportConfig.ROTATED_ITERATIONS,
             ReportConfig.SCAN_ROUNDS,
             ReportConfig.ROTATED_SCAN_WARM_UP.describe(),

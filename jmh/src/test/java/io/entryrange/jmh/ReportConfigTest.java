@@ -34,12 +34,12 @@ class ReportConfigTest {
     assertThat(rotation.rounds()).isEqualTo(ReportConfig.ROTATION_ROUNDS);
     assertThat(rotation.forks()).isOne();
     ReportConfig.Timing timing = quick.timing(rotation);
-    assertThat(timing.warmups()).as("whole cycles, at least 8 s").isEqualTo(12);
+    assertThat(timing.warmups()).as("whole cycles, at least 15 s").isEqualTo(18);
     assertThat(timing.iterations()).as("two mirrored cycles").isEqualTo(12);
 
     JmhRun floor = only(quick, run -> Measurement.FLOOR.equals(run.kind()));
     assertThat(floor.rounds()).isEqualTo(ReportConfig.ROTATION_ROUNDS);
-    assertThat(quick.timing(floor).warmups()).isEqualTo(9);
+    assertThat(quick.timing(floor).warmups()).isEqualTo(15);
     assertThat(quick.timing(floor).iterations()).isEqualTo(12);
 
     JmhRun scans = only(quick, run -> run.rotating());
