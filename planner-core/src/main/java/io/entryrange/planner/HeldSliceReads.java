@@ -81,7 +81,7 @@ final class HeldSliceReads implements InternalData.ReadBuilder {
     if (splitStart != null) {
       return icebergBuild();
     }
-    return new Iterable<>(new SliceReaders.Shape(projection, rootType, customTypes));
+    return new Entries<>(new SliceReaders.Shape(projection, rootType, customTypes));
   }
 
   /** The same build through Iceberg's own function, for what this class does not copy. */
@@ -101,11 +101,11 @@ final class HeldSliceReads implements InternalData.ReadBuilder {
   }
 
   /** The slice's entries, each iterator through a reader of its own. */
-  private final class Iterable<D> implements CloseableIterable<D> {
+  private final class Entries<D> implements CloseableIterable<D> {
     private final SliceReaders.Shape shape;
-    private final List<Iterator<D>> open = new ArrayList<>(1);
+    private final List<EntryIterator<D>> open = new ArrayList<>(1);
 
-    Iterable(SliceReaders.Shape shape) {
+    Entries(SliceReaders.Shape shape) {
       this.shape = shape;
     }
 
@@ -125,7 +125,7 @@ final class HeldSliceReads implements InternalData.ReadBuilder {
       }
       // as Iceberg's AvroIterable does for a whole file: positions count from its first entry
       reader.setRowPositionSupplier(() -> 0L);
-      Iterator<D> iterator = new Iterator<>(file, reader, readers);
+      EntryIterator<D> iterator = new EntryIterator<>(file, reader, readers);
       synchronized (open) {
         open.add(iterator);
       }
@@ -134,12 +134,12 @@ final class HeldSliceReads implements InternalData.ReadBuilder {
 
     @Override
     public void close() throws IOException {
-      List<Iterator<D>> iterators;
+      List<EntryIterator<D>> iterators;
       synchronized (open) {
         iterators = List.copyOf(open);
         open.clear();
       }
-      for (Iterator<D> iterator : iterators) {
+      for (EntryIterator<D> iterator : iterators) {
         iterator.close();
       }
     }
@@ -149,14 +149,14 @@ final class HeldSliceReads implements InternalData.ReadBuilder {
      * fills the record the last one returned, the first read the record the held reader's last
      * iterator ended on.
      */
-    private final class Iterator<E> implements CloseableIterator<E> {
+    private final class EntryIterator<E> implements CloseableIterator<E> {
       private final DataFileReader<Object> file;
       private final HeldReader reader;
       private final SliceReaders readers;
       private Object last;
       private boolean closed = false;
 
-      Iterator(DataFileReader<Object> file, HeldReader reader, SliceReaders readers) {
+      EntryIterator(DataFileReader<Object> file, HeldReader reader, SliceReaders readers) {
         this.file = file;
         this.reader = reader;
         this.readers = readers;

@@ -377,7 +377,7 @@ public final class EntryRangeBridge {
     private final Map<FileFormat, Function<InputFile, InternalData.ReadBuilder>> readers;
     private final Function<InputFile, InternalData.ReadBuilder> original;
     private final Function<OutputFile, InternalData.WriteBuilder> writer;
-    private Function<InputFile, InternalData.ReadBuilder> registered;
+    private volatile Function<InputFile, InternalData.ReadBuilder> registered;
 
     private AvroReads(
         Map<FileFormat, Function<InputFile, InternalData.ReadBuilder>> readers,

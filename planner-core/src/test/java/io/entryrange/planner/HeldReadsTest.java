@@ -22,9 +22,12 @@ import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.avro.AvroIterable;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.rest.requests.PlanTableScanRequest;
+import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -225,6 +228,37 @@ class HeldReadsTest {
     assertThat(HeldReads.active()).isTrue();
     assertRedeemsAsPlanFiles(planner, unfiltered(), 300, 400);
     assertThat(readers(cache, true).slicesOpened()).isEqualTo(1);
+  }
+
+  /**
+   * A read the hook does not copy (a split, which no manifest reader asks for) goes to Iceberg's
+   * own function; a manifest reader's read of the same slice is the hook's.
+   */
+  @Test
+  void aReadTheHookDoesNotCopyGoesToIceberg() throws Exception {
+    HeldReads.install();
+    ManifestBlockIndex index = ManifestBlockIndex.read(table.io().newInputFile(manifest));
+    AvroLayout layout = index.avroLayout();
+    SliceReaders readers = SliceReaders.parse(manifest.path(), layout.plainHeader());
+    InputFile slice =
+        TrimmedSlice.of(
+            manifest.path(),
+            layout,
+            index.entryMarks(),
+            ManifestSliceFile.readBytes(table.io().newInputFile(manifest), index.blockOffset(0), index.blockEnd(0)),
+            0,
+            0,
+            10,
+            readers);
+    Schema status = new Schema(Types.NestedField.required(0, "status", Types.IntegerType.get()));
+
+    try (CloseableIterable<Object> split =
+        InternalData.read(FileFormat.AVRO, slice).project(status).split(0, slice.getLength()).build()) {
+      assertThat(split).isInstanceOf(AvroIterable.class);
+    }
+    try (CloseableIterable<Object> held = InternalData.read(FileFormat.AVRO, slice).project(status).build()) {
+      assertThat(held).isNotInstanceOf(AvroIterable.class);
+    }
   }
 
   private static void assertRedeemsAsPlanFiles(
