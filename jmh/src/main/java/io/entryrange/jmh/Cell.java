@@ -2,6 +2,7 @@ package io.entryrange.jmh;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 
@@ -13,7 +14,12 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  */
 record Cell(String kind, Strategy strategy, int planSize, Layout layout, Batch batch) {
   private static final String FIELDS = ":";
-  private static final String CELLS = ",";
+
+  /**
+   * Between cells: not a comma, which JMH's command line takes to separate several values of a
+   * parameter, so a rotation can be run from it too ({@code -p cells=A+B}).
+   */
+  static final String SEPARATOR = "+";
 
   Cell {
     Preconditions.checkArgument(
@@ -33,12 +39,12 @@ record Cell(String kind, Strategy strategy, int planSize, Layout layout, Batch b
 
   /** The cells as one JMH parameter, {@link #decodeAll}'s input. */
   static String encodeAll(List<Cell> cells) {
-    return cells.stream().map(Cell::encode).collect(Collectors.joining(CELLS));
+    return cells.stream().map(Cell::encode).collect(Collectors.joining(SEPARATOR));
   }
 
   static List<Cell> decodeAll(String encoded) {
     Preconditions.checkArgument(!encoded.isEmpty(), "Invalid cells: none");
-    return Arrays.stream(encoded.split(CELLS, -1)).map(Cell::decode).toList();
+    return Arrays.stream(encoded.split(Pattern.quote(SEPARATOR), -1)).map(Cell::decode).toList();
   }
 
   private String encode() {

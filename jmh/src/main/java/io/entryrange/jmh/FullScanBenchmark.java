@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import java.util.concurrent.TimeUnit;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -61,8 +62,8 @@ public class FullScanBenchmark extends BenchmarkTable {
   public String strategy;
 
   /**
-   * Strategies that take turns with {@link #strategy} in this fork, comma-separated, in turn
-   * order after it; empty for a fork of one strategy.
+   * Strategies that take turns with {@link #strategy} in this fork, in turn order after it,
+   * separated as cells are ({@link Cell#SEPARATOR}); empty for a fork of one strategy.
    */
   @Param("")
   public String pairedWith;
@@ -80,7 +81,9 @@ public class FullScanBenchmark extends BenchmarkTable {
   public void setUp() {
     strategies.add(Strategy.of(strategy));
     if (!pairedWith.isEmpty()) {
-      Arrays.stream(pairedWith.split(",", -1)).map(Strategy::of).forEach(strategies::add);
+      Arrays.stream(pairedWith.split(Pattern.quote(Cell.SEPARATOR), -1))
+          .map(Strategy::of)
+          .forEach(strategies::add);
     }
     rotation = new Rotation(strategies.size());
     generateTable();

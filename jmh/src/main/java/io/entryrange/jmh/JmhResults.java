@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 
 /**
@@ -113,7 +114,7 @@ final class JmhResults {
     cells.add(new Row(kind, Strategy.of(params.path("strategy").asText()).label(), planSize, layout, batch));
     String paired = params.path("pairedWith").asText("");
     if (!paired.isEmpty()) {
-      for (String strategy : paired.split(",", -1)) {
+      for (String strategy : paired.split(Pattern.quote(Cell.SEPARATOR), -1)) {
         cells.add(new Row(kind, Strategy.of(strategy).label(), planSize, layout, batch));
       }
     }

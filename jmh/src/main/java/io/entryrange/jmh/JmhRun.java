@@ -187,7 +187,7 @@ record JmhRun(
           new String[] {
             strategies.subList(1, strategies.size()).stream()
                 .map(Strategy::label)
-                .collect(Collectors.joining(","))
+                .collect(Collectors.joining(Cell.SEPARATOR))
           });
     } else if (!Measurement.FLOOR.equals(kind)) {
       params.put("strategy", strategies.stream().map(Strategy::label).toArray(String[]::new));
