@@ -18,10 +18,6 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  * @param batches the batches to redeem; empty for benchmarks other than redemption
  * @param rounds how many times the whole run is repeated, one fork per combination each time, so
  *     that the combinations it compares take turns ({@link ForkRounds}) and each gets an interval
- * @param turnsWithNext whether this run's rounds alternate with the next run's, round by round, so
- *     that a ratio between a cell of each is paired as within one run. Why: a run times the cross
- *     product of its lists, and a headline pair is not always one (range at two plan sizes, offset
- *     only at the largest); two runs taking turns time exactly the cells the headlines read.
  * @param rotating whether a full-scan run's strategies take turns scan by scan within one fork per
  *     plan size ({@link Rotation}), instead of a fork each
  * @param cells for a rotation run ({@link #ROTATION}), the cells its forks time in turn; empty
@@ -35,7 +31,6 @@ record JmhRun(
     List<Strategy> strategies,
     List<Batch> batches,
     int rounds,
-    boolean turnsWithNext,
     boolean rotating,
     List<Cell> cells) {
 
@@ -80,7 +75,7 @@ record JmhRun(
       List<Integer> planSizes,
       List<Strategy> strategies,
       List<Batch> batches) {
-    this(kind, storage, layout, planSizes, strategies, batches, 1, false, false, List.of());
+    this(kind, storage, layout, planSizes, strategies, batches, 1, false, List.of());
   }
 
   /** A run of one round whose forks each time {@code cells} in turn, on local storage. */
@@ -95,27 +90,17 @@ record JmhRun(
         List.of(),
         1,
         false,
-        false,
         cells);
   }
 
   /** This run repeated in {@code count} interleaved rounds. */
   JmhRun inRounds(int count) {
-    return new JmhRun(
-        kind, storage, layout, planSizes, strategies, batches, count, turnsWithNext, rotating, cells);
-  }
-
-  /** This run with its rounds alternating with the next run's ({@code turnsWithNext}). */
-  JmhRun takingTurnsWithNext() {
-    Preconditions.checkArgument(rounds > 1, "Invalid run to take turns, one round: %s", describe());
-    return new JmhRun(
-        kind, storage, layout, planSizes, strategies, batches, rounds, true, rotating, cells);
+    return new JmhRun(kind, storage, layout, planSizes, strategies, batches, count, rotating, cells);
   }
 
   /** This full-scan run with its strategies taking turns in one fork per plan size. */
   JmhRun rotatingStrategies() {
-    return new JmhRun(
-        kind, storage, layout, planSizes, strategies, batches, rounds, turnsWithNext, true, cells);
+    return new JmhRun(kind, storage, layout, planSizes, strategies, batches, rounds, true, cells);
   }
 
   /**
@@ -251,7 +236,6 @@ record JmhRun(
         + strategies.stream().map(Strategy::label).toList()
         + (batches.isEmpty() ? "" : " " + batches.stream().map(Batch::label).toList())
         + (rotating ? " taking turns in each fork" : "")
-        + (rounds == 1 ? "" : ", " + rounds + " rounds")
-        + (turnsWithNext ? ", taking turns with the next run" : "");
+        + (rounds == 1 ? "" : ", " + rounds + " rounds");
   }
 }

@@ -346,9 +346,9 @@ public final class ReportCli implements Callable<Integer> {
     Path result = Files.createTempFile(out, "jmh-run-", ".json");
     try (PrintStream log = new PrintStream(Files.newOutputStream(out.resolve("jmh.log")), true, StandardCharsets.UTF_8)) {
       int group = 0;
-      for (List<JmhRun> turns : config.turns()) {
+      for (JmhRun run : config.runs()) {
         String timedIn = "run " + group++;
-        turns.forEach(run -> step(start, "run: " + run.describe()));
+        step(start, "run: " + run.describe());
         ProgressFormat progress =
             new ProgressFormat(
                 OutputFormatFactory.createFormatInstance(log, VerboseMode.NORMAL),
@@ -356,20 +356,15 @@ public final class ReportCli implements Callable<Integer> {
                 config.forks(),
                 started,
                 start);
-        List<List<JsonNode>> rounds = new ArrayList<>();
-        turns.forEach(run -> rounds.add(new ArrayList<>()));
-        for (int round = 0; round < config.timing(turns.get(0)).forks(); round += 1) {
-          for (int i = 0; i < turns.size(); i += 1) {
-            new Runner(options(config, turns.get(i), tables, result, params), progress).run();
-            rounds.get(i).add(JSON.readTree(result.toFile()));
-          }
+        List<JsonNode> rounds = new ArrayList<>();
+        for (int round = 0; round < config.timing(run).forks(); round += 1) {
+          new Runner(options(config, run, tables, result, params), progress).run();
+          rounds.add(JSON.readTree(result.toFile()));
         }
         started = progress.started();
-        for (List<JsonNode> run : rounds) {
-          // rows of one group were timed fork by fork in the same rounds, or in the same forks
-          ForkRounds.merge(run)
-              .forEach(row -> all.add(((ObjectNode) row).put(JmhResults.TIMED_IN, timedIn)));
-        }
+        // the rows of one run were timed fork by fork in the same forks, or round by round
+        ForkRounds.merge(rounds)
+            .forEach(row -> all.add(((ObjectNode) row).put(JmhResults.TIMED_IN, timedIn)));
       }
     } finally {
       Files.deleteIfExists(result);

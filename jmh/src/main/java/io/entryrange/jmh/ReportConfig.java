@@ -58,31 +58,6 @@ record ReportConfig(
 
   ReportConfig {
     runs = List.copyOf(runs);
-    for (int i = 0; i < runs.size(); i += 1) {
-      JmhRun run = runs.get(i);
-      Preconditions.checkArgument(
-          !run.turnsWithNext() || (i + 1 < runs.size() && runs.get(i + 1).rounds() == run.rounds()),
-          "Invalid %s report, a run takes turns with no next run of as many rounds: %s",
-          name,
-          run.describe());
-    }
-  }
-
-  /**
-   * The runs in groups whose rounds alternate ({@link JmhRun#turnsWithNext}): each run alone, or
-   * with the runs after it that it takes turns with, in order.
-   */
-  List<List<JmhRun>> turns() {
-    List<List<JmhRun>> groups = new ArrayList<>();
-    List<JmhRun> group = new ArrayList<>();
-    for (JmhRun run : runs) {
-      group.add(run);
-      if (!run.turnsWithNext()) {
-        groups.add(List.copyOf(group));
-        group.clear();
-      }
-    }
-    return groups;
   }
 
   /** Offset full scans beyond this plan size would run for many minutes per scan. */

@@ -1,16 +1,12 @@
 package io.entryrange.jmh;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.openjdk.jmh.runner.options.TimeValue;
 
-/** Which cells the quick report times in rounds, and runs that take turns. */
+/** Which cells the quick report times in the same forks, and how long. */
 class ReportConfigTest {
-  private static final List<Batch> MIDDLE = List.of(Batch.MIDDLE);
-
   /**
    * Every headline ratio of quick is timed in the same forks: one rotation of range redemption,
    * merge-on-read range and the fan-out plan call at both sizes, the floor's three cells, the
@@ -79,33 +75,5 @@ class ReportConfigTest {
     List<JmhRun> runs = config.runs().stream().filter(selects).toList();
     assertThat(runs).hasSize(1);
     return runs.get(0);
-  }
-
-  @Test
-  void aRunTakesTurnsOnlyWithANextRunOfAsManyRounds() {
-    JmhRun range = run(Strategy.RANGE).inRounds(3).takingTurnsWithNext();
-
-    assertThatThrownBy(() -> config(List.of(range)))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("takes turns with no next run of as many rounds");
-    assertThatThrownBy(() -> config(List.of(range, run(Strategy.OFFSET).inRounds(2))))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("takes turns with no next run of as many rounds");
-    assertThatThrownBy(() -> run(Strategy.RANGE).takingTurnsWithNext())
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("one round");
-    assertThat(config(List.of(range, run(Strategy.OFFSET).inRounds(3))).turns())
-        .singleElement()
-        .satisfies(group -> assertThat(group).hasSize(2));
-  }
-
-  private static JmhRun run(Strategy strategy) {
-    return new JmhRun(
-        Measurement.REDEMPTION, Storage.LOCAL, Layout.LARGE_MANIFESTS, List.of(1_000), List.of(strategy), MIDDLE);
-  }
-
-  private static ReportConfig config(List<JmhRun> runs) {
-    return new ReportConfig(
-        "test", 1, TimeValue.seconds(1), 1, TimeValue.seconds(1), ScanWarmUp.NONE, 1, runs);
   }
 }
