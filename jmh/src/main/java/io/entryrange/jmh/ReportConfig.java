@@ -31,16 +31,17 @@ import org.openjdk.jmh.runner.options.TimeValue;
  *
  * <p>The quick main job's budget, from the timings below (a fork's set-up: its JVM, tables and
  * held readers' check, about 5 to 10 s): the rotation of six cells {@value #ROTATION_ROUNDS} x
- * (about 10 s set-up, 18 x 1 s warmup, 12 x 1 s measured) = about 160 s; the floor {@value
+ * (about 10 s set-up, 24 x 1 s warmup, 12 x 1 s measured) = about 185 s; the floor {@value
  * #ROTATION_ROUNDS} x (6 s, 15 x 1 s, 12 x 1 s) = about 130 s; offset {@value #OFFSET_ROUNDS} x
  * (5 s, 2 and 3 redemptions of about 2 s) = about 45 s; offset-cached and the reference 16 s;
  * range-cold 5 s; the default with client-local {@value #SCAN_ROUNDS} x (5 s, {@link
  * #ROTATED_SCAN_WARM_UP}, 4 scans of each, about 5 s) = about 180 s; the reference's full scan
- * {@value #REFERENCE_SCAN_ROUNDS} x (5 s, 25 s, 2 scans of about 5 s) = about 120 s. About 660 s
- * of JMH, 40 s more than the three rounds of one fork a cell before it (585 s of JMH in {@code
+ * {@value #REFERENCE_SCAN_ROUNDS} x (5 s, 25 s, 2 scans of about 5 s) = about 120 s. About 685 s
+ * of JMH, 65 s more than the three rounds of one fork a cell before it (585 s of JMH in {@code
  * results/quick-2026-12-03-ev}, a main job of 12 min 48 s with the build, plus 33 s for the
  * floor's one-entry row since); the load, memory, breakdown and S3 runs and the table generation
- * add about 2.5 minutes, so the main job should take about 14 minutes with the build.
+ * add about 2.5 minutes, so the main job should take about 14.5 minutes with the build, close to
+ * its 15; {@link #SCAN_ROUNDS} and {@link #REFERENCE_SCAN_ROUNDS} are the first to give back.
  *
  * @param scanWarmUp the unmeasured scans a full-scan fork starts with ({@link FullScanBenchmark}),
  *     in place of JMH's warmup iterations, which count single shots rather than time them
@@ -328,8 +329,9 @@ record ReportConfig(
    * once) to keep the quick run's budget.
    *
    * <p>A fork that times several cells in turn ({@link Rotation}: a rotation, the floor) warms up
-   * for whole cycles of at least {@value #ROTATED_WARMUPS} x 1 s in all ({@link #ROTATED_WARMUPS}
-   * says why) and measures whole pairs of mirrored cycles of at least {@value
+   * for whole cycles of at least {@value #ROTATED_WARMUPS} x 1 s in all and {@value
+   * #ROTATED_WARMUPS_PER_CELL} x 1 s per cell ({@link #ROTATED_WARMUPS} and {@link
+   * #ROTATED_WARMUPS_PER_CELL} say why) and measures whole pairs of mirrored cycles of at least {@value
    * #ROTATED_ITERATIONS} x 1 s (not in the pipeline's smoke run, which runs one cycle of each):
    * range redemption reaches its steady state late. After 3 x 1 s it was still getting faster
    * (floor row: warmups 4.16, 1.92, 1.49 ms, then 1.29, 1.09, 1.15 ms measured; the fan-out plan
@@ -351,7 +353,7 @@ record ReportConfig(
         return new Timing(cells, warmupTime, 2 * cells, measurementTime, forks);
       }
       return new Timing(
-          wholeCycles(ROTATED_WARMUPS, cells),
+          wholeCycles(Math.max(ROTATED_WARMUPS, ROTATED_WARMUPS_PER_CELL * cells), cells),
           TimeValue.seconds(1),
           wholeCycles(ROTATED_ITERATIONS, 2 * cells),
           TimeValue.seconds(1),
@@ -406,6 +408,13 @@ record ReportConfig(
    * measured second still took 0.59 ms and its next three 0.17 to 0.22 ms.
    */
   static final int ROTATED_WARMUPS = 15;
+
+  /**
+   * The fewest warmup iterations per cell of a fork whose cells take turns: a rotation of six cells
+   * after 18 x 1 s of warmup still timed its first measured second (range at N = 1,000) at 0.38
+   * ms and the same cell's last at 0.24 ms.
+   */
+  static final int ROTATED_WARMUPS_PER_CELL = 4;
 
   /** The fewest measured iterations of a fork whose cells take turns, see {@link #timing}. */
   static final int ROTATED_ITERATIONS = 12;

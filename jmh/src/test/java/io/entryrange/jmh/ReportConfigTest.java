@@ -30,7 +30,7 @@ class ReportConfigTest {
     assertThat(rotation.rounds()).isEqualTo(ReportConfig.ROTATION_ROUNDS);
     assertThat(rotation.forks()).isOne();
     ReportConfig.Timing timing = quick.timing(rotation);
-    assertThat(timing.warmups()).as("whole cycles, at least 15 s").isEqualTo(18);
+    assertThat(timing.warmups()).as("whole cycles, at least 4 s a cell").isEqualTo(24);
     assertThat(timing.iterations()).as("two mirrored cycles").isEqualTo(12);
 
     JmhRun floor = only(quick, run -> Measurement.FLOOR.equals(run.kind()));
