@@ -246,6 +246,8 @@ public final class PlanTaskCodec {
     private final PlanTableScanRequest scan;
     private String tableJson = null;
     private String scanJson = null;
+    private byte[] tableUtf8 = null;
+    private byte[] scanUtf8 = null;
     private boolean written = false;
 
     private Batch(TableIdentifier table, PlanTableScanRequest scan) {
@@ -268,6 +270,8 @@ public final class PlanTaskCodec {
         try {
           tableJson = raw(gen -> TableIdentifierParser.toJson(table, gen));
           scanJson = raw(gen -> PlanTableScanRequestParser.toJson(scan, gen));
+          tableUtf8 = tableJson.getBytes(StandardCharsets.UTF_8);
+          scanUtf8 = scanJson.getBytes(StandardCharsets.UTF_8);
         } catch (RuntimeException e) {
           tableJson = null;
           scanJson = null;
@@ -283,23 +287,19 @@ public final class PlanTaskCodec {
      * plan task.
      */
     byte[] fanOutJson(FanOutPlanTask task) {
-      StringBuilder json = new StringBuilder(tableJson.length() + scanJson.length() + 200);
-      json.append("{\"").append(TABLE).append("\":").append(tableJson);
-      json.append(",\"").append(FAN_OUT).append("\":\"").append(task.space().name().toLowerCase(Locale.ROOT)).append('"');
-      number(json, BATCH_SIZE, task.batchSize());
+      Ascii json = new Ascii(tableUtf8.length + scanUtf8.length + 200);
+      json.add("{\"" + TABLE + "\":").add(tableUtf8);
+      json.add(",\"" + FAN_OUT + "\":\"").add(task.space().name().toLowerCase(Locale.ROOT)).add("\"");
+      json.number(BATCH_SIZE, task.batchSize());
       if (task.space() == FanOutPlanTask.Space.ENTRIES) {
-        number(json, MANIFESTS_PER_BATCH, task.maxManifests());
+        json.number(MANIFESTS_PER_BATCH, task.maxManifests());
       }
-      number(json, WIDTH, task.width());
-      number(json, TOTAL, task.total());
-      number(json, SPAN_START, task.span().start());
-      number(json, SPAN_END, task.span().end());
-      json.append(",\"").append(SCAN).append("\":").append(scanJson).append('}');
-      return json.toString().getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static void number(StringBuilder json, String name, long value) {
-      json.append(",\"").append(name).append("\":").append(value);
+      json.number(WIDTH, task.width());
+      json.number(TOTAL, task.total());
+      json.number(SPAN_START, task.span().start());
+      json.number(SPAN_END, task.span().end());
+      json.add(",\"" + SCAN + "\":").add(scanUtf8).add("}");
+      return json.bytes();
     }
 
     @Override
@@ -311,6 +311,49 @@ public final class PlanTaskCodec {
     public void writeScan(PlanTableScanRequest ignored, JsonGenerator gen) throws IOException {
       gen.writeFieldName(SCAN);
       gen.writeRawValue(scanJson);
+    }
+  }
+
+  /**
+   * Bytes of JSON put together by hand: ASCII text (field names, numbers) and UTF-8 bytes written
+   * once by a generator. Not thread-safe.
+   */
+  private static final class Ascii {
+    private byte[] bytes;
+    private int size = 0;
+
+    Ascii(int capacity) {
+      this.bytes = new byte[capacity];
+    }
+
+    Ascii add(String ascii) {
+      room(ascii.length());
+      for (int i = 0; i < ascii.length(); i += 1) {
+        bytes[size++] = (byte) ascii.charAt(i);
+      }
+      return this;
+    }
+
+    Ascii add(byte[] utf8) {
+      room(utf8.length);
+      System.arraycopy(utf8, 0, bytes, size, utf8.length);
+      size += utf8.length;
+      return this;
+    }
+
+    /** {@code ,"name":value}, as a generator writes a number field after another field. */
+    void number(String name, long value) {
+      add(",\"").add(name).add("\":").add(Long.toString(value));
+    }
+
+    byte[] bytes() {
+      return Arrays.copyOf(bytes, size);
+    }
+
+    private void room(int more) {
+      if (size + more > bytes.length) {
+        bytes = Arrays.copyOf(bytes, Math.max(2 * bytes.length, size + more));
+      }
     }
   }
 

@@ -62,7 +62,7 @@ final class WrittenFit<R> implements ResponseFit {
       return true;
     }
     R response = builder.apply(tasks, planTasks.get());
-    Optional<byte[]> json = written(response, tasks.size());
+    Optional<byte[]> json = written(response, tasks.size(), planTasks.get());
     if (json.isPresent()) {
       keptTasks = tasks;
       keptHandouts = handouts;
@@ -101,7 +101,7 @@ final class WrittenFit<R> implements ResponseFit {
       return new ScanReply<>(keptResponse, keptJson);
     }
     R response = builder.apply(tasks, planTasks);
-    return new ScanReply<>(response, written(response, tasks.size()).orElse(null));
+    return new ScanReply<>(response, written(response, tasks.size(), planTasks).orElse(null));
   }
 
   private static boolean sameTasks(List<FileScanTask> tasks, List<FileScanTask> kept) {
@@ -120,8 +120,8 @@ final class WrittenFit<R> implements ResponseFit {
   }
 
   /** The response's JSON, or empty once it passes the target. */
-  private Optional<byte[]> written(R response, int tasks) {
-    TargetBuffer buffer = new TargetBuffer(targetBytes, tasks);
+  private Optional<byte[]> written(R response, int tasks, List<String> planTasks) {
+    TargetBuffer buffer = new TargetBuffer(targetBytes, tasks, planTasks);
     try (JsonGenerator gen = JsonUtil.factory().createGenerator(buffer)) {
       writer.write(response, gen);
     } catch (TargetBuffer.Overflow e) {
@@ -134,9 +134,18 @@ final class WrittenFit<R> implements ResponseFit {
 
   /** What a buffer for a response of {@code tasks} tasks starts with ({@link TargetBuffer}). */
   static int startBytes(long targetBytes, int tasks) {
+    return startBytes(targetBytes, tasks, List.of());
+  }
+
+  /** The same for a response that also holds {@code planTasks}. */
+  private static int startBytes(long targetBytes, int tasks, List<String> planTasks) {
+    long planTaskBytes = 0;
+    for (String planTask : planTasks) {
+      planTaskBytes += planTask.length() + 3;
+    }
     return (int)
         Math.min(
-            Math.min(targetBytes, 8192 + TargetBuffer.TASK_BYTES * tasks),
+            Math.min(targetBytes, 8192 + TargetBuffer.TASK_BYTES * tasks + planTaskBytes),
             TargetBuffer.MAX_START_BYTES);
   }
 
@@ -148,8 +157,10 @@ final class WrittenFit<R> implements ResponseFit {
 
   /**
    * A buffer that refuses to grow past the target. It starts at what {@code tasks} tasks without
-   * stats usually take (a few hundred bytes each): a buffer doubling from a small start copied
-   * about as many bytes as a response holds, a third of a full scan's allocation on the server.
+   * stats usually take (a few hundred bytes each) and its plan tasks: a buffer doubling from a
+   * small start copied about as many bytes as a response holds, a third of a full scan's
+   * allocation on the server, and the 64 plan tasks of a fan-out plan response (about 22 KB) made
+   * it grow once more.
    */
   private static final class TargetBuffer extends ByteArrayOutputStream {
     /** Bytes of a task's JSON without column stats, a little above the usual. */
@@ -160,8 +171,8 @@ final class WrittenFit<R> implements ResponseFit {
 
     private final long targetBytes;
 
-    TargetBuffer(long targetBytes, int tasks) {
-      super(startBytes(targetBytes, tasks));
+    TargetBuffer(long targetBytes, int tasks, List<String> planTasks) {
+      super(startBytes(targetBytes, tasks, planTasks));
       this.targetBytes = targetBytes;
     }
 
