@@ -37,11 +37,9 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * range-cold 5 s; the default with client-local {@value #SCAN_ROUNDS} x (5 s, {@link
  * #ROTATED_SCAN_WARM_UP}, 4 scans of each, about 5 s) = about 180 s; the reference's full scan
  * {@value #REFERENCE_SCAN_ROUNDS} x (5 s, 25 s, 2 scans of about 5 s) = about 120 s. About 685 s
- * of JMH, 65 s more than the three rounds of one fork a cell before it (585 s of JMH in {@code
- * results/quick-2026-12-03-ev}, a main job of 12 min 48 s with the build, plus 33 s for the
- * floor's one-entry row since); the load, memory, breakdown and S3 runs and the table generation
- * add about 2.5 minutes, so the main job should take about 14.5 minutes with the build, close to
- * its 15; {@link #SCAN_ROUNDS} and {@link #REFERENCE_SCAN_ROUNDS} are the first to give back.
+ * of JMH; the load, memory, breakdown and S3 runs and the table generation add about 2.5
+ * minutes, so the main job should take about 14.5 minutes with the build, close to its 15;
+ * {@link #SCAN_ROUNDS} and {@link #REFERENCE_SCAN_ROUNDS} are the first to give back.
  *
  * @param scanWarmUp the unmeasured scans a full-scan fork starts with ({@link FullScanBenchmark}),
  *     in place of JMH's warmup iterations, which count single shots rather than time them
@@ -120,9 +118,8 @@ record ReportConfig(
    * The warm-up of every full-scan fork of the quick and full reports, the same for every strategy.
    * Why 25 s: in a probe of one default fork at N = 100,000 its scans fell from 6.0 s to 1.4 s by
    * the seventh (16 s in), to about 1.0 s by the thirteenth (25 s in) and to 0.8 to 1.1 s after
-   * about 30 s, where six warmup scans (the rule before this one) had not arrived (see {@link
-   * ScanWarmUp}). A longer warm-up would still gain a little but does not fit the main job's 15
-   * minutes (with 30 s it took 14 min 40 s and 15 min 1 s in a slow hour). The reference's scans
+   * about 30 s, where six warmup scans had not arrived (see {@link ScanWarmUp}). A longer warm-up
+   * would still gain a little but does not fit the main job's 15 minutes. The reference's scans
    * take 4 to 6 s, so it gets four to six unmeasured scans, about as before; client-local stops at
    * 20 scans (settled from its sixth). Against six warmup scans this costs about 10 s a default
    * fork and 5 s a client-local fork.
@@ -135,8 +132,7 @@ record ReportConfig(
   /**
    * Warmup scans before the breakdown's measured ones ({@link BreakdownRun}): a count, fewer than a
    * fork's warm-up, since the breakdown says where a scan's time goes rather than giving the
-   * headline ratio; its VM column shows what compilation still takes (104 to 714 ms a default
-   * scan in the main jobs of 2026-12-03 afternoon, after the load and memory runs).
+   * headline ratio; its VM column shows what compilation still takes after them.
    */
   static final int BREAKDOWN_WARMUPS = 6;
 
