@@ -5,11 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -21,7 +18,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicReference;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.DataFile;
@@ -80,25 +76,7 @@ class StorageGrantTest {
               : requested;
   private static final PlanTaskSigner KEYS = PlanTaskSigner.of(List.of(new byte[32]));
 
-  private final AtomicReference<Instant> now =
-      new AtomicReference<>(Instant.parse("2026-12-06T10:00:00Z"));
-  private final Clock clock =
-      new Clock() {
-        @Override
-        public ZoneId getZone() {
-          return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-          return this;
-        }
-
-        @Override
-        public Instant instant() {
-          return now.get();
-        }
-      };
+  private final TestClock clock = new TestClock(Instant.parse("2026-12-06T10:00:00Z"));
   private final List<StorageGrant> vended = new CopyOnWriteArrayList<>();
   private InMemoryCatalog catalog;
   private Table table;
@@ -273,7 +251,7 @@ class StorageGrantTest {
       String own = table.location() + "/data/category=a/c00.parquet";
       assertThat(b.grant(issued.token(), this::load).orElseThrow().covers(own)).isTrue();
 
-      now.updateAndGet(t -> t.plus(Duration.ofMinutes(11)));
+      clock.advance(Duration.ofMinutes(11));
       assertThat(b.grant(issued.token(), this::load)).as("expired").isEmpty();
       LoadCredentialsResponse renewed = b.loadCredentials(EVENTS, table, plan.planId(), "alice");
       assertThat(renewed.credentials())
@@ -295,7 +273,7 @@ class StorageGrantTest {
           .isNotEmpty();
       assertThat(b.grant(again.token(), this::load).orElseThrow().covers(own)).isTrue();
 
-      now.updateAndGet(t -> t.plus(ScanPlanningService.DEFAULT_PLAN_LIFETIME));
+      clock.advance(ScanPlanningService.DEFAULT_PLAN_LIFETIME);
       assertThatThrownBy(() -> a.loadCredentials(EVENTS, table, plan.planId(), "alice"))
           .as("the plan expired")
           .isInstanceOf(NoSuchPlanIdException.class);
