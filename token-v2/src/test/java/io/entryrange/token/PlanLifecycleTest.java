@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.entryrange.planner.io.ForwardingFileIO;
+import io.entryrange.planner.testing.TestClock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;

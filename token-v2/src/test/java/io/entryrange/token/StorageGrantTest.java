@@ -3,6 +3,7 @@ package io.entryrange.token;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.entryrange.planner.testing.TestClock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
