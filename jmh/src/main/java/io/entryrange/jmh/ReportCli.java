@@ -147,6 +147,7 @@ public final class ReportCli implements Callable<Integer> {
       List<LoadResult> load = List.of();
       List<MemorySample> memory = List.of();
       List<Breakdown> breakdown = List.of();
+      List<CredentialScopeRun.Row> credentialScope = List.of();
       if (layouts == null) {
         LongRunConfig longRuns = LongRunConfig.of(config.name());
         phase(start, "load over loopback HTTP, N=" + longRuns.loadPlanSize());
@@ -165,6 +166,9 @@ public final class ReportCli implements Callable<Integer> {
                     config.singleShots(),
                     what -> step(start, what))
                 .run(List.of(Strategy.DEFAULT, Strategy.CLIENT_LOCAL));
+        int scopeSize = CredentialScopeRun.planSize(config);
+        phase(start, "exact credential scoping, N=" + scopeSize);
+        credentialScope = CredentialScopeRun.measure(tables, scopeSize, smoke);
       }
       phase(start, "JMH, " + config.forks() + " forks, config " + config.name());
       ArrayNode raw = runJmh(config, tables, start);
@@ -187,6 +191,7 @@ public final class ReportCli implements Callable<Integer> {
       summary.addAll(load);
       summary.addAll(memory);
       summary.addAll(breakdown);
+      summary.addAll(credentialScope);
       JSON.writeValue(out.resolve("summary.json").toFile(), summary);
       phase(start, "charts");
       Charts.write(measurements, out).forEach(chart -> console.println("  " + chart));
@@ -196,7 +201,8 @@ public final class ReportCli implements Callable<Integer> {
               + LongRunReport.renderFloor(floors)
               + LongRunReport.renderAmplification(measurements)
               + LongRunReport.render(load, memory)
-              + BreakdownRun.render(breakdown);
+              + BreakdownRun.render(breakdown)
+              + CredentialScopeRun.render(credentialScope);
       Files.writeString(out.resolve("REPORT.md"), report, StandardCharsets.UTF_8);
       phase(start, "done: " + out.toAbsolutePath().resolve("REPORT.md"));
       return 0;

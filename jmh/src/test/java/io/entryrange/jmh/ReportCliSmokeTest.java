@@ -30,7 +30,10 @@ class ReportCliSmokeTest {
     JsonNode summary = ReportCli.JSON.readTree(out.resolve("summary.json").toFile());
     assertThat(summary).isNotEmpty();
     assertThat(summary.findValuesAsText("kind"))
-        .contains("headline", "redemption", "e2e", "replicas", "floor", "load", "memory", "breakdown");
+        .contains(
+            "headline", "redemption", "e2e", "replicas", "floor", "load", "memory", "breakdown",
+            "credential-scope");
+    assertThat(out.resolve("REPORT.md")).content().contains("## Exact credential scoping");
     List<JsonNode> breakdown = rows(summary, row -> row.path("kind").asText().equals("breakdown"));
     assertThat(breakdown)
         .extracting(row -> row.get("strategy").asText())

@@ -61,6 +61,7 @@ final class PlanOutcomes {
             .withPlanStatus(PlanStatus.COMPLETED)
             .withFileScanTasks(planned.response().fileScanTasks())
             .withPlanTasks(planned.response().planTasks())
+            .withCredentials(planned.response().credentials())
             .build();
     ByteArrayOutputStream json = new ByteArrayOutputStream(8192);
     try (JsonGenerator gen = JsonUtil.factory().createGenerator(json)) {

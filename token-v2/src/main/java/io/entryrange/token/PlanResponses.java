@@ -4,6 +4,7 @@ import java.util.List;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.rest.PlanStatus;
+import org.apache.iceberg.rest.credentials.Credential;
 import org.apache.iceberg.rest.requests.PlanTableScanRequest;
 import org.apache.iceberg.rest.responses.FetchScanTasksResponse;
 import org.apache.iceberg.rest.responses.PlanTableScanResponse;
@@ -15,15 +16,22 @@ import org.apache.iceberg.rest.responses.PlanTableScanResponse;
  * @param effective the scan the caller may run: {@code carried} as the {@link ScanPolicy} narrowed
  *     it, or {@code carried} itself
  * @param planId the plan's id, for a plan response; null for a {@code /tasks} response
+ * @param credentials the plan's storage credentials, for a plan response; empty for a {@code
+ *     /tasks} response, which the REST specification gives none
  */
 record PlanResponses(
-    Table table, PlanTableScanRequest carried, PlanTableScanRequest effective, String planId) {
+    Table table,
+    PlanTableScanRequest carried,
+    PlanTableScanRequest effective,
+    String planId,
+    List<Credential> credentials) {
   PlanTableScanResponse planned(List<FileScanTask> tasks, List<String> planTasks) {
     return ScanResponses.plan(table.specs())
         .withPlanStatus(PlanStatus.COMPLETED)
         .withPlanId(planId)
         .withFileScanTasks(permitted(tasks))
         .withPlanTasks(planTasks.isEmpty() ? null : planTasks)
+        .withCredentials(credentials)
         .build();
   }
 

@@ -29,7 +29,8 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  *
  * <p>Signing only tells "issued by a replica holding the key" from "forged". It grants nothing:
  * redemption still applies the caller's {@link ScanPolicy}. Plan ids are signed with the same
- * keys, under another context, so that neither can be passed off as the other. Immutable and
+ * keys, under another context, so that neither can be passed off as the other; so are storage
+ * grants' tokens ({@link StorageGrant#token}), under a third. Immutable and
  * thread-safe.
  */
 public final class PlanTaskSigner {
@@ -46,6 +47,8 @@ public final class PlanTaskSigner {
       "entry-range plan task v1\0".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] PLAN_ID_CONTEXT =
       "entry-range plan id v1\0".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] GRANT_CONTEXT =
+      "entry-range storage grant v1\0".getBytes(StandardCharsets.US_ASCII);
 
   /** Characters a signature adds to what it signs: a separator and the MAC, base64url. */
   static final int SIGNED_OVERHEAD = 1 + SIGNATURE_CHARS;
@@ -112,6 +115,15 @@ public final class PlanTaskSigner {
   /** The plan id inside {@code signed}, or empty unless one of the keys signed it as a plan id. */
   Optional<String> verifyPlanId(String signed, int maxPlanIdChars) {
     return verify(signed, maxPlanIdChars, PLAN_ID_CONTEXT);
+  }
+
+  String signGrant(String grant) {
+    return sign(grant, GRANT_CONTEXT);
+  }
+
+  /** The grant inside {@code signed}, or empty unless one of the keys signed it as a grant. */
+  Optional<String> verifyGrant(String signed, int maxGrantChars) {
+    return verify(signed, maxGrantChars, GRANT_CONTEXT);
   }
 
   private String sign(String payload, byte[] context) {

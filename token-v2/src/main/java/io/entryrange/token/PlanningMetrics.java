@@ -30,6 +30,9 @@ public final class PlanningMetrics {
   private final LongAdder submittedPlans = new LongAdder();
   private final LongAdder cancelledPlans = new LongAdder();
   private final LongAdder refusedPlanIds = new LongAdder();
+  private final LongAdder grantsIssued = new LongAdder();
+  private final LongAdder grantsRefused = new LongAdder();
+  private final LongAdder fileSetBuilds = new LongAdder();
   private final Map<FallbackReason, LongAdder> fallbacks = new EnumMap<>(FallbackReason.class);
   private final Map<RejectionReason, LongAdder> rejections = new EnumMap<>(RejectionReason.class);
 
@@ -88,6 +91,18 @@ public final class PlanningMetrics {
 
   void refusedPlanId() {
     refusedPlanIds.increment();
+  }
+
+  void grantIssued() {
+    grantsIssued.increment();
+  }
+
+  void grantRefused() {
+    grantsRefused.increment();
+  }
+
+  void fileSetBuilt() {
+    fileSetBuilds.increment();
   }
 
   void fallback(FallbackReason reason) {
@@ -162,6 +177,24 @@ public final class PlanningMetrics {
     return refusedPlanIds.sum();
   }
 
+  /** Storage grants handed to the credential vendor: plans, refreshes and table loads. */
+  public long grantsIssued() {
+    return grantsIssued.sum();
+  }
+
+  /**
+   * Grant tokens refused by {@code ScanPlanningService#grant}: forged, expired, of an expired plan,
+   * of another principal's plan, of a table the principal may no longer read whole.
+   */
+  public long grantsRefused() {
+    return grantsRefused.sum();
+  }
+
+  /** Plans' objects built on this replica, by planning a plan again (the exact scope's misses). */
+  public long fileSetBuilds() {
+    return fileSetBuilds.sum();
+  }
+
   public long fallbacks(FallbackReason reason) {
     return fallbacks.get(reason).sum();
   }
@@ -191,6 +224,9 @@ public final class PlanningMetrics {
     values.put("plans.submitted", submittedPlans());
     values.put("plans.cancelled", cancelledPlans());
     values.put("plan-ids.refused", refusedPlanIds());
+    values.put("grants.issued", grantsIssued());
+    values.put("grants.refused", grantsRefused());
+    values.put("plan-file-sets.builds", fileSetBuilds());
     fallbacks.forEach((reason, count) -> values.put("fallbacks." + name(reason), count.sum()));
     rejections.forEach((reason, count) -> values.put("rejections." + name(reason), count.sum()));
     return values;

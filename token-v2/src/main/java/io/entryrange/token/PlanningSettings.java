@@ -42,6 +42,10 @@ abstract class PlanningSettings<B extends PlanningSettings<B>> {
   long submittedResultBytes = ScanPlanningService.DEFAULT_SUBMITTED_RESULT_BYTES;
   Consumer<SubmittedPlan> submittedPlanRunner = null;
   Clock clock = Clock.systemUTC();
+  StorageCredentialVendor credentialVendor = StorageCredentialVendor.NONE;
+  Duration credentialLifetime = null;
+  int maxCredentialPrefixes = ScanPlanningService.DEFAULT_MAX_CREDENTIAL_PREFIXES;
+  long planFilesCacheBytes = PlanFileSets.DEFAULT_BYTES;
 
   /** Most manifest entries (range) or tasks (offset) per batch; 0 returns everything inline. */
   public B batchSize(int size) {
@@ -254,10 +258,60 @@ abstract class PlanningSettings<B extends PlanningSettings<B>> {
     return self();
   }
 
+  /**
+   * Vends storage credentials with every plan, on refreshes by plan id and, for principals no
+   * {@link ScanPolicy} restricts, with load-table ({@link StorageCredentialVendor}); none by
+   * default. Needs {@link #planTaskSigner} keys: a grant's token is signed with them, so any
+   * replica verifies it.
+   */
+  public B credentialVendor(StorageCredentialVendor vendor) {
+    Preconditions.checkArgument(vendor != null, "Invalid credential vendor: null");
+    this.credentialVendor = vendor;
+    return self();
+  }
+
+  /**
+   * Longest a storage grant lives before the client must refresh it ({@code GET
+   * .../credentials?planId=}); never past its plan's expiry. By default a plan's credentials live
+   * as long as the plan. Between one second and seven days.
+   */
+  public B credentialLifetime(Duration lifetime) {
+    Preconditions.checkArgument(
+        lifetime != null
+            && lifetime.compareTo(Duration.ofSeconds(1)) >= 0
+            && lifetime.compareTo(Duration.ofDays(7)) <= 0,
+        "Invalid credential lifetime: %s (1 second to 7 days)",
+        lifetime);
+    this.credentialLifetime = lifetime;
+    return self();
+  }
+
+  /** Most prefixes a plan grant's {@link StorageGrant#prefixes} holds; 16 by default. */
+  public B maxCredentialPrefixes(int max) {
+    Preconditions.checkArgument(
+        max > 0 && max <= 1024, "Invalid max credential prefixes: %s (1 to 1024)", max);
+    this.maxCredentialPrefixes = max;
+    return self();
+  }
+
+  /**
+   * Heap this replica's cache of plans' objects may hold (exact scoping: {@link
+   * StorageGrant#covers}); 128 MiB by default, a few megabytes per plan of 100,000 files.
+   */
+  public B planFilesCacheBytes(long bytes) {
+    Preconditions.checkArgument(bytes > 0, "Invalid plan files cache bytes: %s", bytes);
+    this.planFilesCacheBytes = bytes;
+    return self();
+  }
+
   abstract B self();
 
   /** The caches the service reads through, after checking the settings fit together. */
   PlanningCaches checkedCaches() {
+    Preconditions.checkArgument(
+        credentialVendor == StorageCredentialVendor.NONE || signer != null,
+        "Invalid settings: a credential vendor needs plan task keys (planTaskSigner), so that"
+            + " every replica verifies a grant's token");
     Preconditions.checkArgument(
         maxManifestsPerPlanTask <= codec.maxRanges(),
         "Invalid manifests per plan task: %s, the codec allows %s",

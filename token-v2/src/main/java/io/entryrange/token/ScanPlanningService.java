@@ -9,23 +9,31 @@ import io.entryrange.planner.Redemption;
 import io.entryrange.planner.ScanRequests;
 import io.entryrange.token.endpoint.ErrorResponses;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.NoSuchPlanIdException;
 import org.apache.iceberg.exceptions.NoSuchPlanTaskException;
+import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 import org.apache.iceberg.rest.PlanStatus;
+import org.apache.iceberg.rest.credentials.Credential;
 import org.apache.iceberg.rest.requests.FetchScanTasksRequest;
 import org.apache.iceberg.rest.requests.PlanTableScanRequest;
 import org.apache.iceberg.rest.responses.FetchPlanningResultResponse;
 import org.apache.iceberg.rest.responses.FetchScanTasksResponse;
+import org.apache.iceberg.rest.responses.ImmutableLoadCredentialsResponse;
+import org.apache.iceberg.rest.responses.LoadCredentialsResponse;
 import org.apache.iceberg.rest.responses.PlanTableScanResponse;
 
 /**
@@ -88,6 +96,15 @@ public final class ScanPlanningService implements AutoCloseable {
   /** Default heap the answers of finished background plans may hold. */
   public static final long DEFAULT_SUBMITTED_RESULT_BYTES = 64L << 20;
 
+  /**
+   * Default most prefixes of a plan grant: enough for a partition-aligned policy's partitions,
+   * few enough for an STS session policy.
+   */
+  public static final int DEFAULT_MAX_CREDENTIAL_PREFIXES = 16;
+
+  /** The query parameter of {@code GET .../credentials} naming a plan (Iceberg 1.12's client). */
+  public static final String PLAN_ID_QUERY_PARAMETER = "planId";
+
   private final CodecMode mode;
   private final int batchSize;
   private final UnaryOperator<FileIO> fileIO;
@@ -105,6 +122,8 @@ public final class ScanPlanningService implements AutoCloseable {
   private final AsyncPlanning async;
   private final PlanCost cost;
   private final PlanOutcomes outcomes;
+  private final StorageCredentialVendor vendor;
+  private final StorageGrants grants;
 
   private ScanPlanningService(Builder builder, PlanningCaches caches) {
     this.mode = builder.mode;
@@ -142,6 +161,14 @@ public final class ScanPlanningService implements AutoCloseable {
     this.async = builder.asyncPlanning;
     this.cost = new PlanCost(builder.mode, builder.expensivePlanFiles);
     this.outcomes = new PlanOutcomes(partitionJson);
+    this.vendor = builder.credentialVendor;
+    this.grants =
+        new StorageGrants(
+            builder.signer,
+            planIds,
+            builder.credentialLifetime,
+            builder.maxCredentialPrefixes,
+            new PlanFileSets(builder.planFilesCacheBytes, planIds::nowMillis, metrics::fileSetBuilt));
   }
 
   public static Builder builder() {
@@ -297,6 +324,156 @@ public final class ScanPlanningService implements AutoCloseable {
     }
   }
 
+  /**
+   * Answers {@code GET .../credentials}: with a plan id, the credentials of that plan's grant,
+   * renewed (the same scope, a new expiry), on any replica; without one, table-wide credentials,
+   * only for a principal no {@link ScanPolicy} restricts on this table (else none). Nothing when no
+   * {@link StorageCredentialVendor} is set.
+   *
+   * @param planId the {@value #PLAN_ID_QUERY_PARAMETER} query parameter as the client sent it, or
+   *     null
+   * <p>Why a cancelled plan's credentials are still renewed, and its grants still verify, until
+   * it expires: Iceberg's client cancels its plan ({@code DELETE .../plan/{plan-id}}) as soon as
+   * it has every task, before its engine reads a file (Spark plans on the driver, then reads on
+   * the executors). A cancellation stops the planning, not the reads of what was planned.
+   *
+   * @throws NoSuchPlanIdException for a plan id this service did not issue for this table and
+   *     principal, one that has expired, or one whose scan this server would no longer plan
+   */
+  public LoadCredentialsResponse loadCredentials(
+      TableIdentifier ident, Table table, String planId, String caller) {
+    List<Credential> credentials;
+    if (planId == null) {
+      credentials = tableCredentials(ident, table, caller);
+    } else {
+      // a cancelled plan's reads go on: Iceberg's client cancels its plan (DELETE) as soon as it
+      // has every task, before its engine reads a single file
+      PlanId id = checked(() -> planIds.verified(ident, table, planId, caller));
+      PlanTableScanRequest effective =
+          id.replannable() ? checked(() -> permittedScan(ident, table, id.scan(), caller)) : null;
+      credentials = planCredentials(ident, table, id, caller, effective);
+    }
+    return ImmutableLoadCredentialsResponse.builder().addAllCredentials(credentials).build();
+  }
+
+  /**
+   * The credentials for a load-table response (and {@code GET .../credentials} without a plan
+   * id): table-wide ones from the vendor for a principal whose reads of the table no {@link
+   * ScanPolicy} restricts, and none for one it restricts, who gets storage access only with its
+   * plans. What a host adds to its load-table response ({@code withCredentials}).
+   */
+  public List<Credential> tableCredentials(TableIdentifier ident, Table table, String caller) {
+    if (vendor == StorageCredentialVendor.NONE || restricts(caller, ident, table)) {
+      return List.of();
+    }
+    metrics.grantIssued();
+    return List.copyOf(vendor.tableCredentials(grants.forTable(ident, table, caller)));
+  }
+
+  /**
+   * The grant a token describes ({@link StorageGrant#token}), if a replica with these keys issued
+   * it, it has not expired, and it still holds: its plan id is this table's (as loaded now) and its
+   * principal's, and unexpired (a cancelled plan's grant holds until then, see {@link
+   * #loadCredentials}); a table grant's principal is still not restricted on the table. For a remote signer or a credentials broker: ask {@link
+   * StorageGrant#covers} of each object a request names. Empty otherwise, whatever is wrong.
+   *
+   * @param tables loads the table the token names, as the catalog's table loader does; may throw
+   *     {@code NoSuchTableException}
+   */
+  public Optional<StorageGrant> grant(String token, Function<TableIdentifier, Table> tables) {
+    Optional<StorageGrants.GrantToken> read = grants.read(token);
+    if (read.isEmpty()) {
+      metrics.grantRefused();
+      return Optional.empty();
+    }
+    StorageGrants.GrantToken grant = read.get();
+    try {
+      Table table = tables.apply(grant.table());
+      if (grant.planId() == null) {
+        if (restricts(grant.principal(), grant.table(), table)) {
+          metrics.grantRefused();
+          return Optional.empty();
+        }
+        return Optional.of(grants.fromToken(grant, token, table, Optional::empty));
+      }
+      PlanId id = planIds.verified(grant.table(), table, grant.planId(), grant.principal());
+      return Optional.of(
+          grants.fromToken(
+              grant, token, table, () -> planFilesOf(grant.table(), table, id, grant.principal())));
+    } catch (NoSuchPlanIdException | NoSuchTableException e) {
+      metrics.grantRefused();
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * Whether the policy narrows {@code caller}'s scan of the whole table: then it gets no
+   * table-wide storage access, since with it it could read what the policy withholds.
+   */
+  private boolean restricts(String caller, TableIdentifier ident, Table table) {
+    PlanTableScanRequest whole =
+        PlanTableScanRequest.builder()
+            .withSnapshotId(table.currentSnapshot() == null ? null : table.currentSnapshot().snapshotId())
+            .build();
+    return permitted.of(caller, ident, table, whole) != whole;
+  }
+
+  /**
+   * The credentials of {@code id}'s grant to {@code caller}, none without a vendor.
+   *
+   * @param effective the plan's scan as the policy narrowed it, or null when the id does not carry
+   *     it (then only a replica holding the plan's objects covers them)
+   */
+  private List<Credential> planCredentials(
+      TableIdentifier ident,
+      Table table,
+      PlanId id,
+      String caller,
+      PlanTableScanRequest effective) {
+    if (vendor == StorageCredentialVendor.NONE) {
+      return List.of();
+    }
+    Supplier<Optional<PlanFiles>> files =
+        effective == null
+            ? () -> grants.held(id)
+            : () -> Optional.of(grants.files(id, () -> planFiles(ident, table, effective, caller)));
+    metrics.grantIssued();
+    return List.copyOf(vendor.planCredentials(grants.forPlan(ident, table, id, caller, files)));
+  }
+
+  /** The objects of plan {@code id}, held here or planned again from the id, if it carries its scan. */
+  private Optional<PlanFiles> planFilesOf(
+      TableIdentifier ident, Table table, PlanId id, String caller) {
+    Optional<PlanFiles> held = grants.held(id);
+    if (held.isPresent() || !id.replannable()) {
+      return held;
+    }
+    PlanTableScanRequest effective;
+    try {
+      effective = permittedScan(ident, table, id.scan(), caller);
+    } catch (ValidationException | IllegalArgumentException e) {
+      return Optional.empty();
+    }
+    return Optional.of(grants.files(id, () -> planFiles(ident, table, effective, caller)));
+  }
+
+  /**
+   * Every data and delete file the plan of {@code effective} answers, inline and through its plan
+   * tasks: the whole plan, as the offset path plans it (Iceberg's own {@code planFiles()}).
+   */
+  private PlanFiles planFiles(
+      TableIdentifier ident, Table table, PlanTableScanRequest effective, String caller) {
+    RequestTrace trace = trace(caller, ident, table);
+    List<String> locations = new ArrayList<>();
+    for (FileScanTask task : sortedPlans.get(ident, table, effective, caller, trace.io())) {
+      locations.add(task.file().location());
+      for (DeleteFile delete : task.deletes()) {
+        locations.add(delete.location());
+      }
+    }
+    return PlanFiles.of(locations);
+  }
+
   /** The request, validated, within the limits, snapshot pinned. */
   private PlanTableScanRequest checkedRequest(Table table, PlanTableScanRequest request) {
     request.validate();
@@ -373,12 +550,13 @@ public final class ScanPlanningService implements AutoCloseable {
       PlanId id) {
     RequestTrace trace = trace(caller, ident, table);
     PlanTableScanRequest effective = permitted.of(caller, ident, table, requested);
+    List<Credential> credentials = planCredentials(ident, table, id, caller, effective);
     WrittenFit<PlanTableScanResponse> fit =
         issuer.fit(
             ident,
             requested,
             id.binding(),
-            new PlanResponses(table, requested, effective, id.text())::planned,
+            new PlanResponses(table, requested, effective, id.text(), credentials)::planned,
             ResponseJson.plan(table.specs(), partitionJson));
     BatchPlan plan = null;
     if (mode != CodecMode.OFFSET) {
@@ -460,7 +638,7 @@ public final class ScanPlanningService implements AutoCloseable {
               ident,
               carried,
               plan,
-              new PlanResponses(table, carried, effective, null)::fetched,
+              new PlanResponses(table, carried, effective, null, List.of())::fetched,
               ResponseJson.fetch(table.specs(), partitionJson));
       redeemed =
           planner.redeem(

@@ -6,13 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.entryrange.planner.io.ForwardingFileIO;
+import io.entryrange.planner.testing.TestClock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -505,34 +502,6 @@ class PlanLifecycleTest {
       return List.of(node.path("file-scan-tasks"), node.path("plan-tasks"));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
-    }
-  }
-
-  /** A clock the test moves. */
-  private static final class TestClock extends Clock {
-    private final AtomicReference<Instant> now;
-
-    TestClock(Instant start) {
-      this.now = new AtomicReference<>(start);
-    }
-
-    void advance(Duration by) {
-      now.updateAndGet(instant -> instant.plus(by));
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now.get();
     }
   }
 }

@@ -20,6 +20,7 @@ import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 import org.apache.iceberg.rest.Endpoint;
 import org.apache.iceberg.rest.RESTCatalogProperties;
+import org.apache.iceberg.rest.credentials.Credential;
 import org.apache.iceberg.rest.requests.FetchScanTasksRequest;
 import org.apache.iceberg.rest.requests.FetchScanTasksRequestParser;
 import org.apache.iceberg.rest.requests.PlanTableScanRequest;
@@ -28,11 +29,14 @@ import org.apache.iceberg.rest.responses.FetchPlanningResultResponse;
 import org.apache.iceberg.rest.responses.FetchPlanningResultResponseParser;
 import org.apache.iceberg.rest.responses.FetchScanTasksResponse;
 import org.apache.iceberg.rest.responses.FetchScanTasksResponseParser;
+import org.apache.iceberg.rest.responses.LoadCredentialsResponse;
+import org.apache.iceberg.rest.responses.LoadCredentialsResponseParser;
 import org.apache.iceberg.rest.responses.PlanTableScanResponse;
 import org.apache.iceberg.rest.responses.PlanTableScanResponseParser;
 
 /**
- * The four scan-planning routes of the Iceberg REST specification for any HTTP stack: the host
+ * The four scan-planning routes of the Iceberg REST specification, and the table credentials
+ * route that renews a plan's storage credentials, for any HTTP stack: the host
  * routes the request, authenticates the caller and authorizes the table as it does for every
  * route, and hands over the {@link PlanningRoute}, the principal and the body; it gets back the
  * status and JSON to write. No HTTP server, thread or logger of its own: those stay the host's.
@@ -155,6 +159,16 @@ public final class PlanningEndpoint {
           service.cancelPlan(ident, table, route.planId(), principal);
           yield PlanningReply.noContent();
         }
+        case CREDENTIALS -> {
+          Table table = ErrorResponses.readingTable(ident, () -> load(route));
+          LoadCredentialsResponse credentials =
+              service.loadCredentials(ident, table, route.planId(), principal);
+          yield PlanningReply.ok(
+              ByteBuffer.wrap(
+                  BoundedJson.writeUtf8(
+                      gen -> LoadCredentialsResponseParser.toJson(credentials, gen),
+                      maxResponseBytes)));
+        }
       };
     } catch (RuntimeException e) {
       return PlanningReply.failed(e);
@@ -192,6 +206,16 @@ public final class PlanningEndpoint {
     } catch (RuntimeException e) {
       return Optional.of(PlanningReply.failed(e));
     }
+  }
+
+  /**
+   * The storage credentials a load-table response of {@code table} carries for {@code principal}
+   * ({@code LoadTableResponse.Builder#addAllCredentials}): table-wide ones only for a principal no
+   * scan policy restricts on it, none for one it restricts (its storage access rides with its
+   * plans), none without a credential vendor.
+   */
+  public List<Credential> tableCredentials(TableIdentifier ident, Table table, String principal) {
+    return service.tableCredentials(ident, table, principal);
   }
 
   private PlanningReply plan(PlanningRoute route, String body, String principal) {

@@ -14,8 +14,8 @@ import org.apache.iceberg.rest.Endpoint;
  * @param namespace the table's namespace
  * @param table the table's name
  * @param kind which of the four planning routes
- * @param planId the {@code {plan-id}} of {@link Kind#FETCH_PLAN} and {@link Kind#CANCEL_PLAN}, else
- *     null
+ * @param planId the {@code {plan-id}} of {@link Kind#FETCH_PLAN} and {@link Kind#CANCEL_PLAN}, the
+ *     {@code planId} query parameter of {@link Kind#CREDENTIALS} (or null there), else null
  */
 public record PlanningRoute(
     String prefix, Namespace namespace, String table, PlanningRoute.Kind kind, String planId) {
@@ -29,7 +29,12 @@ public record PlanningRoute(
     /** {@code GET /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan/{plan-id}}. */
     FETCH_PLAN(Endpoint.V1_FETCH_TABLE_SCAN_PLAN),
     /** {@code DELETE /v1/{prefix}/namespaces/{namespace}/tables/{table}/plan/{plan-id}}. */
-    CANCEL_PLAN(Endpoint.V1_CANCEL_TABLE_SCAN_PLAN);
+    CANCEL_PLAN(Endpoint.V1_CANCEL_TABLE_SCAN_PLAN),
+    /**
+     * {@code GET /v1/{prefix}/namespaces/{namespace}/tables/{table}/credentials[?planId=...]}: a
+     * plan's storage credentials renewed, or the table's for a principal no policy restricts.
+     */
+    CREDENTIALS(Endpoint.V1_TABLE_CREDENTIALS);
 
     private final Endpoint endpoint;
 
@@ -50,7 +55,10 @@ public record PlanningRoute(
     Preconditions.checkArgument(kind != null, "Invalid planning route: null");
     boolean takesId = kind == Kind.FETCH_PLAN || kind == Kind.CANCEL_PLAN;
     Preconditions.checkArgument(
-        takesId == (planId != null), "Invalid plan id for %s: %s", kind, planId);
+        kind == Kind.CREDENTIALS || takesId == (planId != null),
+        "Invalid plan id for %s: %s",
+        kind,
+        planId);
   }
 
   /**
@@ -60,7 +68,8 @@ public record PlanningRoute(
    * encodes it ({@link PathDecoding}).
    *
    * @param prefix the {@code {prefix}} segment, or null
-   * @param planId the {@code {plan-id}} segment, null for {@link Kind#PLAN} and {@link Kind#TASKS}
+   * @param planId the {@code {plan-id}} segment, null for {@link Kind#PLAN} and {@link Kind#TASKS};
+   *     for {@link Kind#CREDENTIALS} the {@code planId} query parameter, decoded, or null
    */
   public static PlanningRoute fromPath(
       String prefix, String namespace, String table, Kind kind, String planId) {
@@ -69,7 +78,7 @@ public record PlanningRoute(
         PathDecoding.namespace(namespace),
         PathDecoding.segment(table),
         kind,
-        planId == null ? null : PathDecoding.segment(planId));
+        planId == null || kind == Kind.CREDENTIALS ? planId : PathDecoding.segment(planId));
   }
 
   /** The table the route names. */

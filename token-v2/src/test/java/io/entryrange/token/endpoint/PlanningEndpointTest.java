@@ -68,13 +68,14 @@ class PlanningEndpointTest {
   }
 
   @Test
-  void advertisesTheFourPlanningEndpointsAndServerPlanning() {
+  void advertisesThePlanningAndCredentialsEndpointsAndServerPlanning() {
     assertThat(PlanningEndpoint.ENDPOINTS)
         .containsExactly(
             Endpoint.V1_SUBMIT_TABLE_SCAN_PLAN,
             Endpoint.V1_FETCH_TABLE_SCAN_PLAN_TASKS,
             Endpoint.V1_FETCH_TABLE_SCAN_PLAN,
-            Endpoint.V1_CANCEL_TABLE_SCAN_PLAN);
+            Endpoint.V1_CANCEL_TABLE_SCAN_PLAN,
+            Endpoint.V1_TABLE_CREDENTIALS);
     assertThat(PlanningEndpoint.TABLE_CONFIG)
         .containsExactly(Map.entry("scan-planning-mode", "server"));
   }
@@ -245,6 +246,24 @@ class PlanningEndpointTest {
 
   private PlanningRoute route(PlanningRoute.Kind kind, String planId) {
     return new PlanningRoute(null, NAMESPACE, TABLE.name(), kind, planId);
+  }
+
+  /**
+   * Without a credential vendor the credentials route answers none, for a plan id it issued and
+   * without one, and 404 for an id it did not issue.
+   */
+  @Test
+  void answersCredentialsByPlanId() {
+    PlanningReply plan = answer(PlanningRoute.Kind.PLAN, null, "{}");
+    String planId = json(plan).path("plan-id").asText();
+    for (String id : java.util.Arrays.asList(planId, null)) {
+      PlanningReply credentials = answer(PlanningRoute.Kind.CREDENTIALS, id, "");
+      assertThat(credentials.status()).as(credentials.json()).isEqualTo(200);
+      assertThat(json(credentials).path("storage-credentials").isArray()).isTrue();
+      assertThat(json(credentials).path("storage-credentials")).isEmpty();
+    }
+    assertError(
+        answer(PlanningRoute.Kind.CREDENTIALS, "not-an-id", ""), 404, "NoSuchPlanIdException");
   }
 
   private PlanningReply answer(PlanningRoute.Kind kind, String planId, String body) {
