@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.entryrange.planner.io.CountingFileIO;
 import io.entryrange.planner.testing.IcebergScans;
+import io.entryrange.planner.testing.TestTables;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongFunction;
@@ -42,23 +43,8 @@ class EntryRangePlannerTest {
   @BeforeAll
   static void createTables() {
     for (int version = 1; version <= 3; version += 1) {
-      TABLES.put(version, trickyTable(version));
+      TABLES.put(version, TestTables.copyOnWrite("tricky_v" + version, version));
     }
-  }
-
-  /** 60 + 50 files, five 3-file commits, two deletes, an overwrite and a duplicate path. */
-  static Table trickyTable(int formatVersion) {
-    Table table = TestTables.create("tricky_v" + formatVersion, formatVersion, Map.of());
-    List<DataFile> files = TestTables.dataFiles(table, 130, 7);
-    TestTables.appendAll(table, files.subList(0, 60));
-    TestTables.appendAll(table, files.subList(60, 110));
-    for (int commit = 0; commit < 5; commit += 1) {
-      TestTables.appendAll(table, files.subList(110 + 3 * commit, 113 + 3 * commit));
-    }
-    table.newDelete().deleteFile(files.get(5)).deleteFile(files.get(70)).commit();
-    table.newOverwrite().deleteFile(files.get(111)).addFile(files.get(125)).commit();
-    table.newFastAppend().appendFile(files.get(10)).commit();
-    return table;
   }
 
   static Stream<Arguments> filters() {

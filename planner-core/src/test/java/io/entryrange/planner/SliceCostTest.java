@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.entryrange.planner.io.CountingFileIO;
 import io.entryrange.planner.testing.IcebergScans;
+import io.entryrange.planner.testing.TestTables;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
