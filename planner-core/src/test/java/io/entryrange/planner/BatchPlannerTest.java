@@ -77,11 +77,7 @@ class BatchPlannerTest {
     for (Table table : batchSize == 6 ? List.of(v1, v2, v3) : List.of(v2)) {
       for (TestScan scan : TestScan.all()) {
         Walk walk = new Walk(planner(false, batchSize, width), table, scan, ResponseFit.ANY);
-        List<FileScanTask> tasks = walk.ranges();
-
-        assertMatches(tasks, table, scan, walk);
-        walk.assertBounded(batchSize, width);
-        walk.assertRedeemed(batchSize, width, Kind.RANGES, Kind.ENTRY_SPAN);
+        walk.assertWhole(walk.ranges(), batchSize, width, Kind.RANGES, Kind.ENTRY_SPAN);
       }
     }
   }
@@ -91,11 +87,7 @@ class BatchPlannerTest {
   void offsetBatchesEqualPlanFiles(int width, int batchSize) {
     for (TestScan scan : TestScan.all()) {
       Walk walk = new Walk(planner(false, batchSize, width), v2, scan, ResponseFit.ANY);
-      List<FileScanTask> tasks = walk.offsets();
-
-      assertMatches(tasks, v2, scan, walk);
-      walk.assertBounded(batchSize, width);
-      walk.assertRedeemed(batchSize, width, Kind.OFFSETS, Kind.OFFSET_SPAN);
+      walk.assertWhole(walk.offsets(), batchSize, width, Kind.OFFSETS, Kind.OFFSET_SPAN);
     }
   }
 
@@ -273,10 +265,14 @@ class BatchPlannerTest {
     }
 
     /**
-     * The walk redeemed only {@code batches} and {@code spans}; with batches small enough to leave
-     * some to redeem, {@code batches}, and {@code spans} exactly when the plan fans out.
+     * {@code tasks}, what this walk returned, equal Iceberg's; the walk stayed within its bounds
+     * and redeemed only {@code batches} and {@code spans}: with batches small enough to leave some
+     * to redeem, {@code batches}, and {@code spans} exactly when the plan fans out.
      */
-    void assertRedeemed(int batchSize, int width, Kind batches, Kind spans) {
+    void assertWhole(
+        List<FileScanTask> tasks, int batchSize, int width, Kind batches, Kind spans) {
+      assertMatches(tasks, table, scan, this);
+      assertBounded(batchSize, width);
       assertThat(kinds).as("%s", this).isSubsetOf(batches, spans);
       if (batchSize < 100) {
         assertThat(kinds).as("%s", this).contains(batches);
