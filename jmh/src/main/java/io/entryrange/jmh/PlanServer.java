@@ -1,17 +1,16 @@
 package io.entryrange.jmh;
 
-import org.apache.iceberg.util.JsonUtil;
-import java.nio.ByteBuffer;
-import java.io.UncheckedIOException;
-import java.io.IOException;
-import java.io.ByteArrayOutputStream;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.entryrange.planner.DeleteIndexCache;
 import io.entryrange.planner.ManifestIndexCache;
-import io.entryrange.planner.io.CountingFileIO;
+import io.entryrange.planner.testing.CountingFileIO;
 import io.entryrange.token.CodecMode;
 import io.entryrange.token.ScanPlanningService;
 import io.entryrange.token.ScanReply;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -31,6 +30,7 @@ import org.apache.iceberg.rest.requests.PlanTableScanRequest;
 import org.apache.iceberg.rest.responses.BaseScanTaskResponse;
 import org.apache.iceberg.rest.responses.FetchScanTasksResponse;
 import org.apache.iceberg.rest.responses.FetchScanTasksResponseParser;
+import org.apache.iceberg.util.JsonUtil;
 
 /**
  * One replica serving one benchmark table with one {@link Strategy}, called in process (no HTTP,

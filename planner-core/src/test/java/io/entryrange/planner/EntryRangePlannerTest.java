@@ -3,23 +3,24 @@ package io.entryrange.planner;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.entryrange.planner.io.CountingFileIO;
+import io.entryrange.planner.testing.CountingFileIO;
 import io.entryrange.planner.testing.IcebergScans;
+import io.entryrange.planner.testing.TestTables;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.LongFunction;
 import java.util.Map;
+import java.util.function.LongFunction;
 import java.util.stream.Stream;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.DataFile;
-import org.apache.iceberg.HasTableOperations;
-import org.apache.iceberg.MetadataTableType;
-import org.apache.iceberg.MetadataTableUtils;
-import org.apache.iceberg.StaticTableOperations;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileMetadata;
 import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.ManifestFile;
+import org.apache.iceberg.MetadataTableType;
+import org.apache.iceberg.MetadataTableUtils;
+import org.apache.iceberg.StaticTableOperations;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableScan;
 import org.apache.iceberg.expressions.Expression;
@@ -42,23 +43,8 @@ class EntryRangePlannerTest {
   @BeforeAll
   static void createTables() {
     for (int version = 1; version <= 3; version += 1) {
-      TABLES.put(version, trickyTable(version));
+      TABLES.put(version, TestTables.copyOnWrite("tricky_v" + version, version));
     }
-  }
-
-  /** 60 + 50 files, five 3-file commits, two deletes, an overwrite and a duplicate path. */
-  static Table trickyTable(int formatVersion) {
-    Table table = TestTables.create("tricky_v" + formatVersion, formatVersion, Map.of());
-    List<DataFile> files = TestTables.dataFiles(table, 130, 7);
-    TestTables.appendAll(table, files.subList(0, 60));
-    TestTables.appendAll(table, files.subList(60, 110));
-    for (int commit = 0; commit < 5; commit += 1) {
-      TestTables.appendAll(table, files.subList(110 + 3 * commit, 113 + 3 * commit));
-    }
-    table.newDelete().deleteFile(files.get(5)).deleteFile(files.get(70)).commit();
-    table.newOverwrite().deleteFile(files.get(111)).addFile(files.get(125)).commit();
-    table.newFastAppend().appendFile(files.get(10)).commit();
-    return table;
   }
 
   static Stream<Arguments> filters() {

@@ -3,6 +3,7 @@ package io.entryrange.planner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.entryrange.planner.testing.IcebergScans;
+import io.entryrange.planner.testing.TestTables;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.entryrange.planner.io.ForwardingFileIO;
 import io.entryrange.planner.testing.IcebergScans;
+import io.entryrange.planner.testing.TestTables;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;

@@ -2,6 +2,7 @@ package io.entryrange.planner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.entryrange.planner.testing.TestTables;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Map;

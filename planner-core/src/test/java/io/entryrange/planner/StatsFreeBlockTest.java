@@ -3,6 +3,7 @@ package io.entryrange.planner;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.entryrange.planner.testing.TestTables;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -26,6 +26,6 @@ public enum AsyncPlanning {
    * it for overload ({@code ScanPlanningService#submitTableScanReply}).
    */
   SATURATED,
-  /** Every plan is submitted: for tests of clients, and hosts that never plan on a request. */
+  /** Every plan is submitted: for hosts that never plan on a request thread. */
   ALWAYS
 }

@@ -12,8 +12,7 @@ public enum CodecMode {
   DELETE_AWARE,
   /**
    * Entry-range plan tasks only; a scan that needs the fallback is refused (400): for a catalog
-   * whose tables are too large to plan whole on a request, and for tests that must fail rather
-   * than fall back.
+   * whose tables are too large to plan whole on a request.
    */
   RANGE_ONLY,
   /** Offset plan tasks only: the design entry ranges replace, kept so deployments can move. */

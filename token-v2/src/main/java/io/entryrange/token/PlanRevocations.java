@@ -46,10 +46,4 @@ final class PlanRevocations {
   boolean cancelled(PlanBinding plan) {
     return cancelled.getIfPresent(plan.nonce()) != null;
   }
-
-  /** Cancelled plans held now, for tests of the bound and expiry. */
-  long held() {
-    cancelled.cleanUp();
-    return cancelled.estimatedSize();
-  }
 }

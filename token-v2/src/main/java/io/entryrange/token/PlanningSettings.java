@@ -251,7 +251,7 @@ abstract class PlanningSettings<B extends PlanningSettings<B>> {
     return self();
   }
 
-  /** The clock plan expiries are set and checked with; the system's by default (tests). */
+  /** The clock plan expiries are set and checked with: the system's by default, or the host's. */
   public B clock(Clock newClock) {
     Preconditions.checkArgument(newClock != null, "Invalid clock: null");
     this.clock = newClock;

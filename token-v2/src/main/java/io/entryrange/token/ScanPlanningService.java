@@ -699,11 +699,6 @@ public final class ScanPlanningService implements AutoCloseable {
     submitted.close();
   }
 
-  /** Whether the planning pool is shut down, for tests of ownership. */
-  boolean planningPoolShutDown() {
-    return sortedPlans.poolShutDown();
-  }
-
   /**
    * Settings, each validated with a message naming the bad value (the setters are {@link
    * PlanningSettings}'s).

@@ -83,9 +83,4 @@ final class SortedPlans implements AutoCloseable {
       pool.shutdown();
     }
   }
-
-  /** Whether the pool is shut down, for tests of ownership. */
-  boolean poolShutDown() {
-    return pool.isShutdown();
-  }
 }

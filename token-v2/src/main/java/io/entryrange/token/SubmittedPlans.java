@@ -141,11 +141,6 @@ final class SubmittedPlans implements AutoCloseable {
     outcomes.synchronous().invalidate(nonce);
   }
 
-  /** Plans in flight now, for tests of the bound. */
-  int inFlight() {
-    return inFlight.size();
-  }
-
   /** Shuts down the runner's pool if this object made it. */
   @Override
   public void close() {

@@ -1,5 +1,8 @@
-package io.entryrange.planner.io;
+package io.entryrange.planner.testing;
 
+import io.entryrange.planner.io.ForwardingFileIO;
+import io.entryrange.planner.io.ForwardingStream;
+import io.entryrange.planner.io.OpenedInputFile;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
@@ -28,8 +31,8 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  * ranged read is one read, non-sequential unless it is the stream's first.
  *
  * <p>A measuring instrument, not part of planning: the planner and the plan-task service never
- * read through it. The fixture server's simulated object store, the compare tool, the benchmarks
- * and the tests do, which is why it ships in planner-core's main jar and not its test jar.
+ * read through it, so it lives in planner-core's test-support jar, which the tests, the fixture
+ * server's simulated object store, the compare tool and the benchmarks use.
  *
  * <p>Thread-safe: counters are {@link LongAdder}s in a concurrent map; streams are not shared.
  */

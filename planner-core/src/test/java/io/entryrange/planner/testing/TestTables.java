@@ -1,9 +1,8 @@
-package io.entryrange.planner;
+package io.entryrange.planner.testing;
 
 import static org.apache.iceberg.types.Types.NestedField.optional;
 import static org.apache.iceberg.types.Types.NestedField.required;
 
-import io.entryrange.planner.testing.ColumnBounds;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.LocalDate;
@@ -27,29 +26,33 @@ import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.inmemory.InMemoryCatalog;
 import org.apache.iceberg.io.OutputFile;
+import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 import org.apache.iceberg.types.Types;
 
 /**
- * Small in-memory tables for planner-core's own tests. The full set of table shapes, at scale, is
- * made by the fixtures module, whose tests run the cross-shape differential suite.
+ * Small in-memory tables of metadata-only files, made with Iceberg's own API: what planner-core's
+ * and token-v2's tests plan and compare with Iceberg's {@code planFiles()}. Each file gets an id
+ * range, a day, a category and a value range, so that partition and stats filters prune; {@link
+ * #copyOnWrite} and {@link #mergeOnRead} are the shapes the differential tests share. The full set
+ * of shapes, at scale, is the fixtures module's.
  */
-final class TestTables {
-  static final Schema SCHEMA =
+public final class TestTables {
+  public static final Schema SCHEMA =
       new Schema(
           required(1, "id", Types.LongType.get()),
           required(2, "ts", Types.TimestampType.withZone()),
           optional(3, "category", Types.StringType.get()),
           optional(4, "value", Types.IntegerType.get()));
-  static final PartitionSpec SPEC =
+  public static final PartitionSpec SPEC =
       PartitionSpec.builderFor(SCHEMA).day("ts").identity("category").build();
-  static final String[] CATEGORIES = {"alpha", "beta", "gamma", "delta", "epsilon"};
-  static final long DAY_MICROS = 86_400_000_000L;
-  static final LocalDate FIRST_DAY = LocalDate.of(2026, 7, 28);
-  static final long START_MICROS = FIRST_DAY.toEpochDay() * DAY_MICROS;
+  private static final String[] CATEGORIES = {"alpha", "beta", "gamma", "delta", "epsilon"};
+  private static final long DAY_MICROS = 86_400_000_000L;
+  private static final LocalDate FIRST_DAY = LocalDate.of(2026, 7, 28);
+  private static final long START_MICROS = FIRST_DAY.toEpochDay() * DAY_MICROS;
 
   private TestTables() {}
 
-  static Table create(String name, int formatVersion, Map<String, String> properties) {
+  public static Table create(String name, int formatVersion, Map<String, String> properties) {
     InMemoryCatalog catalog = new InMemoryCatalog();
     catalog.initialize("test", Map.of());
     catalog.createNamespace(Namespace.of("db"));
@@ -58,8 +61,62 @@ final class TestTables {
     return catalog.createTable(TableIdentifier.of("db", name), SCHEMA, SPEC, props);
   }
 
+  /**
+   * A copy-on-write table whose manifests hold what planning must get right: 60 and 50 files in
+   * two commits, five 3-file commits (tiny manifests), a delete of two files (DELETED entries),
+   * an overwrite, and a file appended a second time under the same path.
+   */
+  public static Table copyOnWrite(String name, int formatVersion) {
+    Table table = create(name, formatVersion, Map.of());
+    List<DataFile> files = dataFiles(table, 130, 7);
+    appendAll(table, files.subList(0, 60));
+    appendAll(table, files.subList(60, 110));
+    for (int commit = 0; commit < 5; commit += 1) {
+      appendAll(table, files.subList(110 + 3 * commit, 113 + 3 * commit));
+    }
+    table.newDelete().deleteFile(files.get(5)).deleteFile(files.get(70)).commit();
+    table.newOverwrite().deleteFile(files.get(111)).addFile(files.get(125)).commit();
+    table.newFastAppend().appendFile(files.get(10)).commit();
+    return table;
+  }
+
+  /**
+   * A merge-on-read table: 30 data files in three commits, then deletes, then 6 more files. In
+   * format 2 the deletes are position deletes scoped to a partition and to one file, and equality
+   * deletes on {@code id} with bounds; in format 3, deletion vectors of two files.
+   */
+  public static Table mergeOnRead(String name, int formatVersion) {
+    Preconditions.checkArgument(
+        formatVersion == 2 || formatVersion == 3, "Invalid merge-on-read format: %s", formatVersion);
+    Table table = create(name, formatVersion, Map.of());
+    List<DataFile> files = appendInThreeCommits(table);
+    if (formatVersion == 2) {
+      TestDeletes.commit(
+          table,
+          TestDeletes.partitionPositionDeletes(table, files.get(3)),
+          TestDeletes.filePositionDeletes(table, files.get(7)),
+          TestDeletes.equalityDeletes(table, files.get(5), 500, 900));
+    } else {
+      TestDeletes.commit(
+          table,
+          TestDeletes.deletionVector(table, files.get(2)),
+          TestDeletes.deletionVector(table, files.get(9)));
+    }
+    appendAll(table, files.subList(30, 36));
+    return table;
+  }
+
+  /** 36 data files; the first 30 appended in three commits, the rest returned for later. */
+  public static List<DataFile> appendInThreeCommits(Table table) {
+    List<DataFile> files = dataFiles(table, 36, 11);
+    appendAll(table, files.subList(0, 12));
+    appendAll(table, files.subList(12, 20));
+    appendAll(table, files.subList(20, 30));
+    return files;
+  }
+
   /** Appends {@code count} metadata-only files in one commit; ids continue from {@code firstId}. */
-  static void append(Table table, int count, long firstId, long seed) {
+  public static void append(Table table, int count, long firstId, long seed) {
     SplittableRandom random = new SplittableRandom(seed);
     AppendFiles append = table.newFastAppend();
     for (int i = 0; i < count; i += 1) {
@@ -72,7 +129,7 @@ final class TestTables {
    * Writes {@code count} files into one manifest and appends it whole, so the manifest is not split
    * by Iceberg's parallel manifest writing.
    */
-  static void appendOneManifest(Table table, int formatVersion, int count, long seed) {
+  public static void appendOneManifest(Table table, int formatVersion, int count, long seed) {
     SplittableRandom random = new SplittableRandom(seed);
     OutputFile out = table.io().newOutputFile(table.location() + "/metadata/one-" + seed + "-m0.avro");
     ManifestWriter<DataFile> writer = ManifestFiles.write(formatVersion, table.spec(), out, null);
@@ -87,7 +144,7 @@ final class TestTables {
   }
 
   /** Data files with ids {@code 0 .. count - 1}, drawn in order from one random seeded {@code seed}. */
-  static List<DataFile> dataFiles(Table table, int count, long seed) {
+  public static List<DataFile> dataFiles(Table table, int count, long seed) {
     SplittableRandom random = new SplittableRandom(seed);
     List<DataFile> files = new ArrayList<>();
     for (int id = 0; id < count; id += 1) {
@@ -97,13 +154,13 @@ final class TestTables {
   }
 
   /** Appends {@code files} to {@code table} in one fast-append commit. */
-  static void appendAll(Table table, List<DataFile> files) {
+  public static void appendAll(Table table, List<DataFile> files) {
     AppendFiles append = table.newFastAppend();
     files.forEach(append::appendFile);
     append.commit();
   }
 
-  static DataFile dataFile(Table table, long id, SplittableRandom random) {
+  public static DataFile dataFile(Table table, long id, SplittableRandom random) {
     int day = (int) (id % 10);
     String category = CATEGORIES[(int) (id % CATEGORIES.length)];
     long tsLow = START_MICROS + day * DAY_MICROS + random.nextLong(DAY_MICROS / 2);

@@ -1,4 +1,4 @@
-package io.entryrange.planner.io;
+package io.entryrange.planner.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
