@@ -66,7 +66,7 @@ import org.openjdk.jmh.infra.IterationParams;
  * ÷ floor is what per-call setup, generality and Iceberg's manifest reader cost above the least
  * work. Range's one-entry cell redeems a plan task for the range's first entry alone (same
  * manifest, scan and held blocks): what a redemption costs whatever its size (decoding the plan
- * task, opening Iceberg's manifest reader on the slice, writing a response); range minus it,
+ * task, opening Iceberg's reader, held, on the slice, writing a response); range minus it,
  * against the floor, says how much of the gap is that fixed cost and how much is per entry.
  */
 @State(Scope.Benchmark)

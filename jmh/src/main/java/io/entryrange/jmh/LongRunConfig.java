@@ -10,10 +10,12 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  * headline's pair) at 64 clients, each server's {@code /tasks} first driven 8 s unmeasured, then
  * in {@value #QUICK_LOAD_ROUNDS} rounds in which the two take turns, 0.3 s warmup and at most 1 s
  * a cell, {@code /plan} in the last round only (no headline reads it; the reference's plan cell
- * alone takes seconds a round): about 45 s. Why many short rounds: the headline is a ratio taken
+ * alone takes seconds a round): about 65 s. Why many short rounds: the headline is a ratio taken
  * round by round with Student's t over the rounds, and three rounds of 2 s cells (t = 4.30) left
  * intervals such as [0.969, 1.69] and [0.597, 2.19] where eight (t = 2.36) of half the length
- * cost about the same. Memory runs 20,000 redemptions (at 15,000 the slope's interval, met with
+ * cost about the same. Why sixteen: eight rounds' ratios spread widely (both servers still
+ * gaining speed through the rounds) and left the headline's interval across its target; twice the
+ * rounds (t = 2.13) narrow it by about a third for about 20 s more. Memory runs 20,000 redemptions (at 15,000 the slope's interval, met with
  * room at 20,000, reached past its target: 0.079 [-0.368, 0.525]). Full adds offset and
  * offset-cached at 1, 8 and 64 clients, with 10 s windows, in {@value #FULL_LOAD_ROUNDS} rounds,
  * and 10^6 redemptions.
@@ -40,7 +42,7 @@ record LongRunConfig(
   }
 
   /** Rounds of the quick load run. */
-  static final int QUICK_LOAD_ROUNDS = 8;
+  static final int QUICK_LOAD_ROUNDS = 16;
 
   /** Rounds of the full load run, whose cells are long. */
   static final int FULL_LOAD_ROUNDS = 3;

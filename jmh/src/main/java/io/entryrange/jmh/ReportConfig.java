@@ -31,15 +31,16 @@ import org.openjdk.jmh.runner.options.TimeValue;
  *
  * <p>The quick main job's budget, from the timings below (a fork's set-up: its JVM, tables and
  * held readers' check, about 5 to 10 s): the rotation of six cells {@value #ROTATION_ROUNDS} x
- * (about 10 s set-up, 24 x 1 s warmup, 12 x 1 s measured) = about 185 s; the floor {@value
- * #ROTATION_ROUNDS} x (6 s, 15 x 1 s, 12 x 1 s) = about 130 s; offset {@value #OFFSET_ROUNDS} x
+ * (about 10 s set-up, 42 x 1 s warmup, 12 x 1 s measured) = about 255 s; the floor {@value
+ * #ROTATION_ROUNDS} x (6 s, 21 x 1 s, 12 x 1 s) = about 155 s; offset {@value #OFFSET_ROUNDS} x
  * (5 s, 2 and 3 redemptions of about 2 s) = about 45 s; offset-cached and the reference 16 s;
  * range-cold 5 s; the default with client-local {@value #SCAN_ROUNDS} x (5 s, {@link
  * #ROTATED_SCAN_WARM_UP}, 4 scans of each, about 5 s) = about 180 s; the reference's full scan
- * {@value #REFERENCE_SCAN_ROUNDS} x (5 s, 25 s, 2 scans of about 5 s) = about 120 s. About 685 s
- * of JMH; the load, memory, breakdown and S3 runs and the table generation add about 2.5
- * minutes, so the main job should take about 14.5 minutes with the build, close to its 15;
- * {@link #SCAN_ROUNDS} and {@link #REFERENCE_SCAN_ROUNDS} are the first to give back.
+ * {@value #REFERENCE_SCAN_ROUNDS} x (5 s, 25 s, 2 scans of about 5 s) = about 120 s. About 780 s
+ * of JMH; the load, memory, breakdown and S3 runs and the table generation add about 3 minutes.
+ * The estimate runs high against measured main jobs ({@code docs/benchmarks.md} gives the last
+ * one's time), which should stay within 15 minutes with the build; {@link #SCAN_ROUNDS} and
+ * {@link #REFERENCE_SCAN_ROUNDS} are the first to give back.
  *
  * @param scanWarmUp the unmeasured scans a full-scan fork starts with ({@link FullScanBenchmark}),
  *     in place of JMH's warmup iterations, which count single shots rather than time them
@@ -408,9 +409,13 @@ record ReportConfig(
   /**
    * The fewest warmup iterations per cell of a fork whose cells take turns: a rotation of six cells
    * after 18 x 1 s of warmup still timed its first measured second (range at N = 1,000) at 0.38
-   * ms and the same cell's last at 0.24 ms.
+   * ms and the same cell's last at 0.24 ms. At four seconds a cell some forks were still settling
+   * through their measured seconds while others had settled, so the forks' ratios differed by how
+   * far compilation had come and the interval over forks reached across its target ({@code
+   * docs/benchmarks.md}, "Paired within forks"); seven seconds a cell (42 s for six cells, 21 s
+   * for the floor's three) start measuring where the slow forks had settled.
    */
-  static final int ROTATED_WARMUPS_PER_CELL = 4;
+  static final int ROTATED_WARMUPS_PER_CELL = 7;
 
   /** The fewest measured iterations of a fork whose cells take turns, see {@link #timing}. */
   static final int ROTATED_ITERATIONS = 12;

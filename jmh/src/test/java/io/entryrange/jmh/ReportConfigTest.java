@@ -30,12 +30,12 @@ class ReportConfigTest {
     assertThat(rotation.rounds()).isEqualTo(ReportConfig.ROTATION_ROUNDS);
     assertThat(rotation.forks()).isOne();
     ReportConfig.Timing timing = quick.timing(rotation);
-    assertThat(timing.warmups()).as("whole cycles, at least 4 s a cell").isEqualTo(24);
+    assertThat(timing.warmups()).as("whole cycles, at least 7 s a cell").isEqualTo(42);
     assertThat(timing.iterations()).as("two mirrored cycles").isEqualTo(12);
 
     JmhRun floor = only(quick, run -> Measurement.FLOOR.equals(run.kind()));
     assertThat(floor.rounds()).isEqualTo(ReportConfig.ROTATION_ROUNDS);
-    assertThat(quick.timing(floor).warmups()).isEqualTo(15);
+    assertThat(quick.timing(floor).warmups()).isEqualTo(21);
     assertThat(quick.timing(floor).iterations()).isEqualTo(12);
 
     JmhRun scans = only(quick, run -> run.rotating());
