@@ -1,8 +1,8 @@
 package io.entryrange.jmh;
 
 import io.entryrange.planner.EntryRangePlanner;
-import io.entryrange.planner.ManifestIndexCache;
-import io.entryrange.planner.PlanBatch;
+import io.entryrange.planner.slice.ManifestIndexCache;
+import io.entryrange.planner.batch.PlanBatch;
 import io.entryrange.planner.io.CountingFileIO.IoCost;
 import io.entryrange.token.PlanTaskCodec;
 import io.entryrange.token.RangePlanTask;

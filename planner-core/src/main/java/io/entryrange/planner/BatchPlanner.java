@@ -1,5 +1,13 @@
 package io.entryrange.planner;
 
+import io.entryrange.planner.batch.BatchCut;
+import io.entryrange.planner.batch.EntrySpace;
+import io.entryrange.planner.batch.EntrySpan;
+import io.entryrange.planner.batch.FanOutSpan;
+import io.entryrange.planner.batch.Handout;
+import io.entryrange.planner.batch.OffsetBatch;
+import io.entryrange.planner.batch.PlanBatch;
+import io.entryrange.planner.batch.PlannedWork;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

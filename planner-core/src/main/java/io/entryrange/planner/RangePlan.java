@@ -1,5 +1,10 @@
 package io.entryrange.planner;
 
+import io.entryrange.planner.batch.BatchCut;
+import io.entryrange.planner.batch.EntryBatches;
+import io.entryrange.planner.batch.EntrySpace;
+import io.entryrange.planner.batch.EntrySpan;
+import io.entryrange.planner.batch.PlanBatch;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -44,7 +49,7 @@ public record RangePlan(
   }
 
   /** The positions after the first batch, empty when the first batch is the whole plan. */
-  public Optional<EntrySpan> rest() {
+  Optional<EntrySpan> rest() {
     if (space.isEmpty() || firstBatch.isEmpty()) {
       return Optional.empty();
     }

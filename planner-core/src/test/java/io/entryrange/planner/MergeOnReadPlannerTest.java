@@ -2,7 +2,13 @@ package io.entryrange.planner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.entryrange.planner.batch.PlanBatch;
+import io.entryrange.planner.cache.DeleteIndexCache;
+import io.entryrange.planner.request.ScanRequests;
+import io.entryrange.planner.slice.ManifestIndexCache;
 import io.entryrange.planner.testing.IcebergScans;
+import io.entryrange.planner.testing.TaskJson;
+import io.entryrange.planner.testing.TestTables;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,9 +1,9 @@
 package io.entryrange.token;
 
-import io.entryrange.planner.FanOutSpan;
-import io.entryrange.planner.OffsetBatch;
-import io.entryrange.planner.PlanBatch;
-import io.entryrange.planner.PlannedWork;
+import io.entryrange.planner.batch.FanOutSpan;
+import io.entryrange.planner.batch.OffsetBatch;
+import io.entryrange.planner.batch.PlanBatch;
+import io.entryrange.planner.batch.PlannedWork;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.rest.requests.PlanTableScanRequest;
 

@@ -1,8 +1,8 @@
 package io.entryrange.token;
 
-import io.entryrange.planner.EntryRange;
-import io.entryrange.planner.PlanBatch;
-import io.entryrange.planner.PlannedWork;
+import io.entryrange.planner.batch.EntryRange;
+import io.entryrange.planner.batch.PlanBatch;
+import io.entryrange.planner.batch.PlannedWork;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
