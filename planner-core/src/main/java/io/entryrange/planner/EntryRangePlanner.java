@@ -2,7 +2,7 @@ package io.entryrange.planner;
 
 import io.entryrange.planner.batch.BatchCut;
 import io.entryrange.planner.batch.EntrySpace;
-import io.entryrange.planner.batch.PlanBatch;
+import io.entryrange.planner.batch.RangeBatch;
 import io.entryrange.planner.cache.DeleteIndexCache;
 import io.entryrange.planner.cache.EntrySpaceCache;
 import io.entryrange.planner.cache.TableKey;
@@ -137,7 +137,7 @@ public final class EntryRangePlanner {
       return RangePlan.empty(pinned);
     }
     BatchCut cut = cuts.apply(space);
-    PlanBatch firstBatch = space.batchAt(0, space.size(), cut);
+    RangeBatch firstBatch = space.batchAt(0, space.size(), cut);
     RedeemedBatch first =
         redeemer.redeem(
             TableKey.of(table),
@@ -266,7 +266,7 @@ public final class EntryRangePlanner {
    *     no manifest has been opened
    */
   public RedeemedBatch redeem(
-      Table table, PlanTableScanRequest pinned, PlanBatch batch, FileIO io) {
+      Table table, PlanTableScanRequest pinned, RangeBatch batch, FileIO io) {
     Snapshot snapshot = pinnedSnapshot(table, pinned);
     SnapshotManifests manifests = redeemable(pinned, indexes.manifests(table, snapshot, io));
     batch.ranges().forEach(manifests::checkedManifest);

@@ -4,7 +4,7 @@ import io.entryrange.planner.batch.BatchCut;
 import io.entryrange.planner.batch.EntryBatches;
 import io.entryrange.planner.batch.EntrySpace;
 import io.entryrange.planner.batch.EntrySpan;
-import io.entryrange.planner.batch.PlanBatch;
+import io.entryrange.planner.batch.RangeBatch;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -30,7 +30,7 @@ import org.apache.iceberg.rest.requests.PlanTableScanRequest;
 public record RangePlan(
     PlanTableScanRequest request,
     Optional<FallbackReason> fallback,
-    Optional<PlanBatch> firstBatch,
+    Optional<RangeBatch> firstBatch,
     RedeemedBatch first,
     Optional<EntrySpace> space,
     BatchCut cut,
@@ -59,8 +59,8 @@ public record RangePlan(
   }
 
   /** One batch per plan task of a flat list, cut now. */
-  public List<PlanBatch> laterBatches() {
-    List<PlanBatch> later = new ArrayList<>();
+  public List<RangeBatch> laterBatches() {
+    List<RangeBatch> later = new ArrayList<>();
     rest().ifPresent(
         rest -> new EntryBatches(space.get(), rest.start(), cut).forEachRemaining(later::add));
     return later;

@@ -14,7 +14,7 @@ import org.apache.iceberg.ManifestFile;
  * collects them. The manifest cap keeps a plan task bounded in size on tables with many tiny
  * manifests, at the price of batches with fewer entries (docs/design.md, "Limits and choices").
  */
-public final class EntryBatches implements Iterator<PlanBatch> {
+public final class EntryBatches implements Iterator<RangeBatch> {
   private final EntrySpace space;
   private final BatchCut cut;
   private long position;
@@ -36,11 +36,11 @@ public final class EntryBatches implements Iterator<PlanBatch> {
   }
 
   @Override
-  public PlanBatch next() {
+  public RangeBatch next() {
     if (!hasNext()) {
       throw new NoSuchElementException();
     }
-    PlanBatch batch = space.batchAt(position, space.size(), cut);
+    RangeBatch batch = space.batchAt(position, space.size(), cut);
     position += batch.entryCount();
     return batch;
   }

@@ -85,7 +85,7 @@ public final class EntrySpace {
    * allows, taken in manifest-list order. Its entries cover {@code [start, start +
    * entryCount())}.
    */
-  public PlanBatch batchAt(long start, long end, BatchCut cut) {
+  public RangeBatch batchAt(long start, long end, BatchCut cut) {
     Preconditions.checkArgument(
         start >= 0 && start < end && end <= size, "Invalid span: [%s, %s) of %s", start, end, size);
     int index = manifestAt(start);
@@ -104,7 +104,7 @@ public final class EntrySpace {
         offset = 0;
       }
     }
-    return new PlanBatch(ranges);
+    return new RangeBatch(ranges);
   }
 
   /**
@@ -126,7 +126,7 @@ public final class EntrySpace {
       List<Part> batches = new ArrayList<>();
       long position = span.start();
       while (position < span.end() && batches.size() <= width) {
-        PlanBatch batch = batchAt(position, span.end(), cut);
+        RangeBatch batch = batchAt(position, span.end(), cut);
         long end = position + batch.entryCount();
         batches.add(new Part(new EntrySpan(position, end), Optional.of(batch)));
         position = end;
@@ -139,7 +139,7 @@ public final class EntrySpace {
         capMayBind ? byBatches(span, cut, width) : span.divide(cut.batchSize(), width);
     List<Part> parts = new ArrayList<>(width);
     for (EntrySpan part : pieces) {
-      PlanBatch first = batchAt(part.start(), part.end(), cut);
+      RangeBatch first = batchAt(part.start(), part.end(), cut);
       parts.add(
           new Part(part, first.entryCount() == part.length() ? Optional.of(first) : Optional.empty()));
     }
@@ -225,5 +225,5 @@ public final class EntrySpace {
    * @param span the positions it covers
    * @param onlyBatch its batch when the span is exactly one batch, else empty
    */
-  public record Part(EntrySpan span, Optional<PlanBatch> onlyBatch) {}
+  public record Part(EntrySpan span, Optional<RangeBatch> onlyBatch) {}
 }

@@ -7,4 +7,4 @@ import io.entryrange.planner.BatchPlanner;
  * sorted plan's tasks, or a span of either that fans out. The plan-task codec turns each into a
  * plan-task string and back; {@link BatchPlanner} cuts and redeems all three.
  */
-public sealed interface PlannedWork permits PlanBatch, OffsetBatch, FanOutSpan {}
+public sealed interface PlannedWork permits RangeBatch, OffsetBatch, FanOutSpan {}

@@ -4,7 +4,7 @@ import io.entryrange.planner.Cancellation;
 import io.entryrange.planner.DamagedManifestException;
 import io.entryrange.planner.RedeemedBatch;
 import io.entryrange.planner.batch.EntryRange;
-import io.entryrange.planner.batch.PlanBatch;
+import io.entryrange.planner.batch.RangeBatch;
 import io.entryrange.planner.cache.TableKey;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -75,7 +75,7 @@ public final class SliceRedeemer {
       TableKey table,
       TableScan scan,
       SnapshotManifests manifests,
-      PlanBatch batch,
+      RangeBatch batch,
       FileIO io,
       DeleteIndex deletes) {
     LongAdder decoded = new LongAdder();

@@ -73,7 +73,7 @@ class EntryBatchesTest {
       long covered = 0;
       EntryBatches batches = new EntryBatches(manifests, size, 2);
       while (batches.hasNext()) {
-        PlanBatch batch = batches.next();
+        RangeBatch batch = batches.next();
         assertThat(batch.entryCount()).isBetween(1L, (long) size);
         covered += batch.entryCount();
       }

@@ -23,9 +23,9 @@ class EntrySpaceTest {
   }
 
   /** Every entry of a span, as manifest#position, in order. */
-  private static List<String> entries(List<PlanBatch> batches) {
+  private static List<String> entries(List<RangeBatch> batches) {
     List<String> entries = new ArrayList<>();
-    for (PlanBatch batch : batches) {
+    for (RangeBatch batch : batches) {
       for (EntryRange range : batch.ranges()) {
         for (long pos = range.start(); pos < range.end(); pos += 1) {
           entries.add(range.manifest() + "#" + pos);
@@ -36,8 +36,8 @@ class EntrySpaceTest {
   }
 
   /** Walks a fan-out tree the way redemption does; returns every batch and the most parts seen. */
-  private static int walk(EntrySpace space, EntrySpan span, BatchCut cut, int width, List<PlanBatch> out) {
-    PlanBatch first = space.batchAt(span.start(), span.end(), cut);
+  private static int walk(EntrySpace space, EntrySpan span, BatchCut cut, int width, List<RangeBatch> out) {
+    RangeBatch first = space.batchAt(span.start(), span.end(), cut);
     out.add(first);
     long rest = span.start() + first.entryCount();
     if (rest == span.end()) {
@@ -68,10 +68,10 @@ class EntrySpaceTest {
       int batchSize = 1 + random.nextInt(120);
       int cap = 1 + random.nextInt(6);
       int width = 2 + random.nextInt(10);
-      List<PlanBatch> flat = new ArrayList<>();
+      List<RangeBatch> flat = new ArrayList<>();
       new EntryBatches(manifests, batchSize, cap).forEachRemaining(flat::add);
 
-      List<PlanBatch> tree = new ArrayList<>();
+      List<RangeBatch> tree = new ArrayList<>();
       int most = walk(space, new EntrySpan(0, space.size()), new BatchCut(batchSize, cap), width, tree);
 
       String at = "round " + round + ", B " + batchSize + ", cap " + cap + ", W " + width;
@@ -97,8 +97,8 @@ class EntrySpaceTest {
     }
   }
 
-  private static List<PlanBatch> flat(List<ManifestFile> manifests, int batchSize, int cap) {
-    List<PlanBatch> batches = new ArrayList<>();
+  private static List<RangeBatch> flat(List<ManifestFile> manifests, int batchSize, int cap) {
+    List<RangeBatch> batches = new ArrayList<>();
     new EntryBatches(manifests, batchSize, cap).forEachRemaining(batches::add);
     return batches;
   }
@@ -108,8 +108,8 @@ class EntrySpaceTest {
    * EntrySpace}: walk the entries in manifest order and close a batch when it holds {@code
    * batchSize} entries or {@code cap} ranges.
    */
-  private static List<PlanBatch> greedyCut(List<ManifestFile> manifests, int batchSize, int cap) {
-    List<PlanBatch> batches = new ArrayList<>();
+  private static List<RangeBatch> greedyCut(List<ManifestFile> manifests, int batchSize, int cap) {
+    List<RangeBatch> batches = new ArrayList<>();
     List<EntryRange> open = new ArrayList<>();
     long room = batchSize;
     for (ManifestFile manifest : manifests) {
@@ -122,14 +122,14 @@ class EntrySpaceTest {
         offset += take;
         room -= take;
         if (room == 0 || open.size() == cap) {
-          batches.add(new PlanBatch(open));
+          batches.add(new RangeBatch(open));
           open = new ArrayList<>();
           room = batchSize;
         }
       }
     }
     if (!open.isEmpty()) {
-      batches.add(new PlanBatch(open));
+      batches.add(new RangeBatch(open));
     }
     return batches;
   }

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.entryrange.planner.EntryRangePlanner;
 import io.entryrange.planner.RedeemedBatch;
 import io.entryrange.planner.batch.EntryRange;
-import io.entryrange.planner.batch.PlanBatch;
+import io.entryrange.planner.batch.RangeBatch;
 import io.entryrange.planner.cache.DeleteIndexCache;
 import io.entryrange.planner.cache.TableKey;
 import io.entryrange.planner.request.ScanRequests;
@@ -296,8 +296,8 @@ class HeldReadsTest {
     return cache.sliceReaders(TableKey.of(table), manifest, header, withoutColumnStats);
   }
 
-  private static PlanBatch batch(ManifestFile of, long start, long end) {
-    return new PlanBatch(List.of(new EntryRange(of.path(), start, end)));
+  private static RangeBatch batch(ManifestFile of, long start, long end) {
+    return new RangeBatch(List.of(new EntryRange(of.path(), start, end)));
   }
 
   private static PlanTableScanRequest unfiltered() {

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.entryrange.planner.EntryRangePlanner;
 import io.entryrange.planner.RedeemedBatch;
 import io.entryrange.planner.batch.EntryRange;
-import io.entryrange.planner.batch.PlanBatch;
+import io.entryrange.planner.batch.RangeBatch;
 import io.entryrange.planner.io.ForwardingFileIO;
 import io.entryrange.planner.request.ScanRequests;
 import io.entryrange.planner.testing.IcebergScans;
@@ -100,7 +100,7 @@ class ManifestIntegrityTest {
 
   private static RedeemedBatch redeem(byte[] manifestBytes) {
     EntryRangePlanner planner = new EntryRangePlanner(new ManifestIndexCache());
-    PlanBatch all = new PlanBatch(List.of(new EntryRange(manifest.path(), 0, ENTRIES)));
+    RangeBatch all = new RangeBatch(List.of(new EntryRange(manifest.path(), 0, ENTRIES)));
     FileIO substituted =
         ForwardingFileIO.wrapping(
             table.io(),

@@ -7,7 +7,7 @@ import io.entryrange.planner.DamagedManifestException;
 import io.entryrange.planner.EntryRangePlanner;
 import io.entryrange.planner.RedeemedBatch;
 import io.entryrange.planner.batch.EntryRange;
-import io.entryrange.planner.batch.PlanBatch;
+import io.entryrange.planner.batch.RangeBatch;
 import io.entryrange.planner.request.ScanRequests;
 import io.entryrange.planner.testing.TaskJson;
 import io.entryrange.planner.testing.TestTables;
@@ -187,7 +187,7 @@ class TrimmedSliceTest {
           planner.redeem(
               table,
               pinned,
-              new PlanBatch(List.of(new EntryRange(manifest.path(), start, start + 100))),
+              new RangeBatch(List.of(new EntryRange(manifest.path(), start, start + 100))),
               table.io());
       decoded += batch.entriesDecoded();
       tasks.addAll(batch.tasks());

@@ -10,9 +10,9 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  *
  * @param ranges the ranges, in manifest-list order, at most one per manifest
  */
-public record PlanBatch(List<EntryRange> ranges) implements PlannedWork {
+public record RangeBatch(List<EntryRange> ranges) implements PlannedWork {
 
-  public PlanBatch {
+  public RangeBatch {
     Preconditions.checkArgument(ranges != null && !ranges.isEmpty(), "Invalid batch: %s", ranges);
     ranges = List.copyOf(ranges);
     Preconditions.checkArgument(
@@ -35,7 +35,7 @@ public record PlanBatch(List<EntryRange> ranges) implements PlannedWork {
    * The first {@code entries} entries of this batch, in order: what redemption keeps when the
    * whole batch would not fit in a response.
    */
-  public PlanBatch first(long entries) {
+  public RangeBatch first(long entries) {
     Preconditions.checkArgument(
         entries > 0 && entries < entryCount(), "Invalid split: %s of %s", entries, entryCount());
     List<EntryRange> kept = new ArrayList<>();
@@ -48,11 +48,11 @@ public record PlanBatch(List<EntryRange> ranges) implements PlannedWork {
       kept.add(new EntryRange(range.manifest(), range.start(), range.start() + take));
       room -= take;
     }
-    return new PlanBatch(kept);
+    return new RangeBatch(kept);
   }
 
   /** The entries of this batch after its first {@code entries}: the rest {@link #first} leaves. */
-  public PlanBatch after(long entries) {
+  public RangeBatch after(long entries) {
     Preconditions.checkArgument(
         entries > 0 && entries < entryCount(), "Invalid split: %s of %s", entries, entryCount());
     List<EntryRange> rest = new ArrayList<>();
@@ -64,6 +64,6 @@ public record PlanBatch(List<EntryRange> ranges) implements PlannedWork {
         rest.add(new EntryRange(range.manifest(), range.start() + skipped, range.end()));
       }
     }
-    return new PlanBatch(rest);
+    return new RangeBatch(rest);
   }
 }
