@@ -69,7 +69,10 @@ public final class SliceRedeemer {
 
   /**
    * Redeems a batch, attaching deletes from {@code deletes}, the index of the whole pinned
-   * snapshot's delete manifests for this scan ({@link DeleteIndex#NONE} without any).
+   * snapshot's delete manifests for this scan ({@link DeleteIndex#NONE} without any). Each range
+   * is read as one slice, by the first of three strategies that applies: from the node's blocks
+   * without column stats ({@link #statsFree}), trimmed to its entries ({@link #trimmed}), or
+   * streamed untrimmed ({@link #streamed}).
    */
   public RedeemedBatch redeem(
       TableKey table,
@@ -92,76 +95,123 @@ public final class SliceRedeemer {
         throw new DamagedManifestException(
             "Manifest list counts disagree with the manifest's blocks: " + manifest.path());
       }
-      int first = index.blockOf(range.start());
-      int last = index.blockOf(range.end() - 1);
-      Long firstRowId = manifest.firstRowId();
-      if (firstRowId != null) {
-        long[] offsets =
-            indexes.rowIdOffsets(
-                table, manifest, index, io, EntryRangeBridge.specs(scan), decoded);
-        firstRowId += offsets[first];
-      }
+      Blocks blocks = Blocks.of(manifest, index, range);
+      Long firstRowId = firstRowId(table, blocks, io, scan, decoded);
       sliced.add(new SlicedManifest(manifest, firstRowId));
       // v3 entries inherit row ids from the entries before them, counted from the block start
-      long from = firstRowId == null ? range.start() : index.firstEntry(first);
-      long bodyStart = index.blockOffset(first);
-      long bodyEnd = index.blockEnd(last);
+      long from = firstRowId == null ? range.start() : index.firstEntry(blocks.first());
       AvroLayout layout = index.avroLayout();
-      WithoutColumnStats cut =
-          withoutStats && layout != null ? layout.withoutColumnStats() : null;
-      if (cut != null && bodyEnd - bodyStart <= MAX_TRIMMED_BYTES) {
-        List<StatsFreeBlock> blocks =
-            indexes.statsFreeBlocks(table, manifest, index, first, last, cut, io);
-        List<SegmentedFile.Window> entries = new ArrayList<>();
-        for (int block = first; block <= last; block += 1) {
-          long blockFirst = index.firstEntry(block);
-          long blockEnd = blockFirst + index.entriesIn(block, block);
-          entries.add(
-              blocks
-                  .get(block - first)
-                  .window(
-                      Math.max(from, blockFirst) - blockFirst,
-                      Math.min(range.end(), blockEnd) - blockFirst));
-        }
-        slices.put(
-            manifest.path(),
-            TrimmedSlice.file(
-                manifest.path(),
-                cut.header(),
-                range.end() - from,
-                entries,
-                held ? indexes.sliceReaders(table, manifest, cut.header(), true) : null));
-        windows.put(manifest.path(), new Window(range.start(), range.end(), from));
-        decoded.add(range.end() - from);
-        continue;
-      }
-      InputFile file = io.newInputFile(manifest);
-      if (layout != null && bodyEnd - bodyStart <= MAX_TRIMMED_BYTES) {
-        byte[] blocks = readBlocks(file, bodyStart, bodyEnd);
-        slices.put(
-            manifest.path(),
-            TrimmedSlice.of(
-                manifest.path(),
-                layout,
-                index.entryMarks(),
-                blocks,
-                index.firstEntry(first),
-                from,
-                range.end(),
-                held
-                    ? indexes.sliceReaders(table, manifest, layout.plainHeader(), false)
-                    : null));
-        windows.put(manifest.path(), new Window(range.start(), range.end(), from));
-        decoded.add(range.end() - from);
+      WithoutColumnStats cut = withoutStats && layout != null ? layout.withoutColumnStats() : null;
+      Slice slice;
+      if (cut != null && blocks.fitInMemory()) {
+        slice = statsFree(table, blocks, from, cut, held, io);
+      } else if (layout != null && blocks.fitInMemory()) {
+        slice = trimmed(table, blocks, from, layout, held, io);
       } else {
-        slices.put(
-            manifest.path(), new ManifestSliceFile(file, index.header(), bodyStart, bodyEnd));
-        windows.put(
-            manifest.path(), new Window(range.start(), range.end(), index.firstEntry(first)));
-        decoded.add(index.entriesIn(first, last));
+        slice = streamed(blocks, io);
       }
+      slices.put(manifest.path(), slice.file());
+      windows.put(manifest.path(), slice.window());
+      decoded.add(slice.entriesDecoded());
     }
+    return new RedeemedBatch(tasks(scan, slices, windows, sliced, deletes), decoded.sum());
+  }
 
+  /**
+   * The manifest's first row id shifted to the start of the slice's first block, for v3
+   * manifests; null for manifests without one.
+   */
+  private Long firstRowId(
+      TableKey table, Blocks blocks, FileIO io, TableScan scan, LongAdder decoded) {
+    Long firstRowId = blocks.manifest().firstRowId();
+    if (firstRowId == null) {
+      return null;
+    }
+    long[] offsets =
+        indexes.rowIdOffsets(
+            table, blocks.manifest(), blocks.index(), io, EntryRangeBridge.specs(scan), decoded);
+    return firstRowId + offsets[blocks.first()];
+  }
+
+  /**
+   * The range's entries from the node's cached blocks without column-stats maps: a warm
+   * redemption reads nothing from storage.
+   */
+  private Slice statsFree(
+      TableKey table, Blocks blocks, long from, WithoutColumnStats cut, boolean held, FileIO io) {
+    ManifestBlockIndex index = blocks.index();
+    ManifestFile manifest = blocks.manifest();
+    EntryRange range = blocks.range();
+    List<StatsFreeBlock> cached =
+        indexes.statsFreeBlocks(table, manifest, index, blocks.first(), blocks.last(), cut, io);
+    List<SegmentedFile.Window> entries = new ArrayList<>();
+    for (int block = blocks.first(); block <= blocks.last(); block += 1) {
+      long blockFirst = index.firstEntry(block);
+      long blockEnd = blockFirst + index.entriesIn(block, block);
+      entries.add(
+          cached
+              .get(block - blocks.first())
+              .window(
+                  Math.max(from, blockFirst) - blockFirst,
+                  Math.min(range.end(), blockEnd) - blockFirst));
+    }
+    InputFile file =
+        TrimmedSlice.file(
+            manifest.path(),
+            cut.header(),
+            range.end() - from,
+            entries,
+            held ? indexes.sliceReaders(table, manifest, cut.header(), true) : null);
+    return new Slice(file, new Window(range.start(), range.end(), from), range.end() - from);
+  }
+
+  /** The range's blocks read in one request, inflated and trimmed to its entries. */
+  private Slice trimmed(
+      TableKey table, Blocks blocks, long from, AvroLayout layout, boolean held, FileIO io) {
+    ManifestBlockIndex index = blocks.index();
+    ManifestFile manifest = blocks.manifest();
+    EntryRange range = blocks.range();
+    byte[] bytes = readBlocks(io.newInputFile(manifest), blocks.bodyStart(), blocks.bodyEnd());
+    InputFile file =
+        TrimmedSlice.of(
+            manifest.path(),
+            layout,
+            index.entryMarks(),
+            bytes,
+            index.firstEntry(blocks.first()),
+            from,
+            range.end(),
+            held ? indexes.sliceReaders(table, manifest, layout.plainHeader(), false) : null);
+    return new Slice(file, new Window(range.start(), range.end(), from), range.end() - from);
+  }
+
+  /**
+   * The range's whole blocks behind the manifest's header, streamed through Iceberg's reader: for
+   * a slice too large to trim in memory, or a codec this Avro cannot inflate.
+   */
+  private static Slice streamed(Blocks blocks, FileIO io) {
+    ManifestBlockIndex index = blocks.index();
+    EntryRange range = blocks.range();
+    InputFile file =
+        new ManifestSliceFile(
+            io.newInputFile(blocks.manifest()),
+            index.header(),
+            blocks.bodyStart(),
+            blocks.bodyEnd());
+    long base = index.firstEntry(blocks.first());
+    return new Slice(
+        file,
+        new Window(range.start(), range.end(), base),
+        index.entriesIn(blocks.first(), blocks.last()));
+  }
+
+  /** Iceberg's tasks for the slices, keeping only entries inside each slice's range. */
+  private static List<FileScanTask> tasks(
+      TableScan scan,
+      Map<String, InputFile> slices,
+      Map<String, Window> windows,
+      List<ManifestFile> sliced,
+      DeleteIndex deletes) {
     List<FileScanTask> tasks = new ArrayList<>();
     try (CloseableIterable<FileScanTask> planned =
         EntryRangeBridge.planFiles(
@@ -175,7 +225,7 @@ public final class SliceRedeemer {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return new RedeemedBatch(tasks, decoded.sum());
+    return tasks;
   }
 
   private static byte[] readBlocks(InputFile file, long start, long end) {
@@ -185,6 +235,37 @@ public final class SliceRedeemer {
       throw new UncheckedIOException("Failed to read manifest " + file.location(), e);
     }
   }
+
+  /** The indexed blocks of a manifest that hold a range's first to last entry. */
+  private record Blocks(
+      ManifestFile manifest, ManifestBlockIndex index, EntryRange range, int first, int last) {
+    static Blocks of(ManifestFile manifest, ManifestBlockIndex index, EntryRange range) {
+      return new Blocks(
+          manifest, index, range, index.blockOf(range.start()), index.blockOf(range.end() - 1));
+    }
+
+    long bodyStart() {
+      return index.blockOffset(first());
+    }
+
+    long bodyEnd() {
+      return index.blockEnd(last());
+    }
+
+    /**
+     * Whether the blocks are few enough bytes to trim in memory ({@link
+     * SliceRedeemer#MAX_TRIMMED_BYTES}).
+     */
+    boolean fitInMemory() {
+      return bodyEnd() - bodyStart() <= MAX_TRIMMED_BYTES;
+    }
+  }
+
+  /**
+   * One range's slice as Iceberg's reader will open it, the window of positions kept from it, and
+   * the entries decoded to read it.
+   */
+  private record Slice(InputFile file, Window window, long entriesDecoded) {}
 
   /** An absolute range and the absolute position of the slice's first entry. */
   private record Window(long start, long end, long sliceBase) {
