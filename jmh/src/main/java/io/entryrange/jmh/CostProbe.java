@@ -1,8 +1,8 @@
 package io.entryrange.jmh;
 
 import io.entryrange.planner.EntryRangePlanner;
-import io.entryrange.planner.ManifestIndexCache;
-import io.entryrange.planner.PlanBatch;
+import io.entryrange.planner.slice.ManifestIndexCache;
+import io.entryrange.planner.batch.RangeBatch;
 import io.entryrange.planner.testing.CountingFileIO.IoCost;
 import io.entryrange.token.PlanTaskCodec;
 import io.entryrange.token.RangePlanTask;
@@ -207,7 +207,7 @@ final class CostProbe {
               codec
                   .decode(encoded)
                   .orElseThrow(() -> new IllegalStateException("Undecodable plan task: " + encoded));
-      PlanBatch batch = new PlanBatch(planTask.ranges());
+      RangeBatch batch = new RangeBatch(planTask.ranges());
       planner.redeem(table, planTask.scan(), batch, table.io());
       entries += planner.redeem(table, planTask.scan(), batch, table.io()).entriesDecoded();
     }

@@ -1,6 +1,6 @@
 package io.entryrange.jmh;
 
-import io.entryrange.planner.EntryRange;
+import io.entryrange.planner.batch.EntryRange;
 import io.entryrange.token.PlanTaskCodec;
 import io.entryrange.token.RangePlanTask;
 import io.entryrange.token.TaskResponseWriter;

@@ -3,7 +3,7 @@ package io.entryrange.jmh;
 import io.entryrange.fixtures.Shape;
 import io.entryrange.fixtures.TableGenerator;
 import io.entryrange.fixtures.Warehouses;
-import io.entryrange.planner.ManifestIndexCache;
+import io.entryrange.planner.slice.ManifestIndexCache;
 import io.entryrange.token.ScanPlanningService;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;

@@ -1,5 +1,13 @@
 package io.entryrange.planner;
 
+import io.entryrange.planner.batch.BatchCut;
+import io.entryrange.planner.batch.EntrySpace;
+import io.entryrange.planner.batch.EntrySpan;
+import io.entryrange.planner.batch.FanOutSpan;
+import io.entryrange.planner.batch.Handout;
+import io.entryrange.planner.batch.OffsetBatch;
+import io.entryrange.planner.batch.PlannedWork;
+import io.entryrange.planner.batch.RangeBatch;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -15,7 +23,7 @@ import org.apache.iceberg.rest.requests.PlanTableScanRequest;
  * The one place batches are cut and redeemed, for both positions a plan can count: entries of the
  * pruned data manifests (entry ranges, through {@link EntryRangePlanner}) and tasks of the offset
  * path's sorted plan. Planning returns the first batch's tasks and the plan tasks for the rest
- * ({@link Handout}s); redemption of every kind of work ({@link PlanBatch}, {@link OffsetBatch},
+ * ({@link Handout}s); redemption of every kind of work ({@link RangeBatch}, {@link OffsetBatch},
  * {@link FanOutSpan}) goes through {@link #redeem}, which, for a fan-out span, cuts and redeems the
  * span's first batch and splits the rest exactly as planning split the whole plan.
  *
@@ -118,7 +126,7 @@ public final class BatchPlanner {
       }
       if (width == 0) {
         for (long position = rest.start(); position < end; ) {
-          PlanBatch batch = space.batchAt(position, end, cut);
+          RangeBatch batch = space.batchAt(position, end, cut);
           handouts.add(Handout.of(batch));
           position += batch.entryCount();
         }
@@ -126,7 +134,7 @@ public final class BatchPlanner {
         handouts.addAll(entryHandouts(space, cut, width, new EntrySpan(rest.start(), end)));
       }
     }
-    PlanBatch firstBatch = plan.firstBatch().get();
+    RangeBatch firstBatch = plan.firstBatch().get();
     Redemption first =
         fitted(
             table,
@@ -194,7 +202,7 @@ public final class BatchPlanner {
       FileIO io,
       Supplier<List<FileScanTask>> sortedPlan,
       ResponseFit fit) {
-    if (work instanceof PlanBatch batch) {
+    if (work instanceof RangeBatch batch) {
       return fitted(
           table,
           effective,
@@ -240,7 +248,7 @@ public final class BatchPlanner {
     checkTotal(work, space.size());
     BatchCut cut = new BatchCut(work.batchSize(), work.maxManifests());
     EntrySpan span = work.span();
-    PlanBatch first = space.batchAt(span.start(), span.end(), cut);
+    RangeBatch first = space.batchAt(span.start(), span.end(), cut);
     long rest = span.start() + first.entryCount();
     List<Handout> handouts =
         rest < span.end()
@@ -274,7 +282,7 @@ public final class BatchPlanner {
   private Redemption fitted(
       Table table,
       PlanTableScanRequest pinned,
-      PlanBatch batch,
+      RangeBatch batch,
       RedeemedBatch redeemed,
       FileIO io,
       ResponseFit fit,
@@ -321,13 +329,13 @@ public final class BatchPlanner {
    * The rest of a first batch that did not fit, at plan time: its ranges, or the same positions
    * as a span of the space when the planner fans out (a span names them in a few numbers).
    */
-  private Handout tailOf(EntrySpace space, BatchCut cut, EntrySpan tail, PlanBatch firstBatch) {
-    PlanBatch batch = firstBatch.after(tail.start());
+  private Handout tailOf(EntrySpace space, BatchCut cut, EntrySpan tail, RangeBatch firstBatch) {
+    RangeBatch batch = firstBatch.after(tail.start());
     return width == 0 ? Handout.of(batch) : tailOf(space, cut, width, tail, batch);
   }
 
   private static Handout tailOf(
-      EntrySpace space, BatchCut cut, int width, EntrySpan tail, PlanBatch batch) {
+      EntrySpace space, BatchCut cut, int width, EntrySpan tail, RangeBatch batch) {
     return Handout.of(
         batch,
         new FanOutSpan(

@@ -1,5 +1,15 @@
 package io.entryrange.planner;
 
+import io.entryrange.planner.batch.BatchCut;
+import io.entryrange.planner.batch.EntrySpace;
+import io.entryrange.planner.batch.RangeBatch;
+import io.entryrange.planner.cache.DeleteIndexCache;
+import io.entryrange.planner.cache.EntrySpaceCache;
+import io.entryrange.planner.cache.TableKey;
+import io.entryrange.planner.request.ScanRequests;
+import io.entryrange.planner.slice.ManifestIndexCache;
+import io.entryrange.planner.slice.SliceRedeemer;
+import io.entryrange.planner.slice.SnapshotManifests;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -61,7 +71,6 @@ public final class EntryRangePlanner {
       EntrySpaceCache spaces) {
     // fail when the service is built, naming the release, rather than on the first request
     EntryRangeBridge.checkIcebergRelease();
-    HeldReads.install();
     Preconditions.checkArgument(indexes != null, "Invalid manifest index cache: null");
     Preconditions.checkArgument(deleteIndexes != null, "Invalid delete index cache: null");
     Preconditions.checkArgument(spaces != null, "Invalid entry space cache: null");
@@ -78,7 +87,7 @@ public final class EntryRangePlanner {
    * slices are read through Iceberg's registered reader (and a warning was logged).
    */
   public static boolean heldReadersOn() {
-    return HeldReads.active();
+    return SliceRedeemer.heldReadersOn();
   }
 
   /**
@@ -128,7 +137,7 @@ public final class EntryRangePlanner {
       return RangePlan.empty(pinned);
     }
     BatchCut cut = cuts.apply(space);
-    PlanBatch firstBatch = space.batchAt(0, space.size(), cut);
+    RangeBatch firstBatch = space.batchAt(0, space.size(), cut);
     RedeemedBatch first =
         redeemer.redeem(
             TableKey.of(table),
@@ -158,7 +167,7 @@ public final class EntryRangePlanner {
    * @throws InvalidBatchException when the snapshot is gone or the table cannot be planned by
    *     entry ranges
    */
-  public EntrySpace space(Table table, PlanTableScanRequest pinned, FileIO io) {
+  EntrySpace space(Table table, PlanTableScanRequest pinned, FileIO io) {
     Snapshot snapshot = pinnedSnapshot(table, pinned);
     TableScan scan = ScanRequests.toScan(table, pinned);
     if (!EntryRangeBridge.supports(scan)) {
@@ -220,7 +229,7 @@ public final class EntryRangePlanner {
    * Whether the request, pinned, must take the offset re-plan path, and why. Reads the manifest
    * list only. Empty for a table without snapshots: there is nothing to plan either way.
    */
-  public Optional<FallbackReason> fallbackReason(
+  Optional<FallbackReason> fallbackReason(
       Table table, PlanTableScanRequest request, FileIO io) {
     PlanTableScanRequest pinned = ScanRequests.pin(table, request);
     if (ScanRequests.isIncremental(pinned)) {
@@ -257,7 +266,7 @@ public final class EntryRangePlanner {
    *     no manifest has been opened
    */
   public RedeemedBatch redeem(
-      Table table, PlanTableScanRequest pinned, PlanBatch batch, FileIO io) {
+      Table table, PlanTableScanRequest pinned, RangeBatch batch, FileIO io) {
     Snapshot snapshot = pinnedSnapshot(table, pinned);
     SnapshotManifests manifests = redeemable(pinned, indexes.manifests(table, snapshot, io));
     batch.ranges().forEach(manifests::checkedManifest);

@@ -19,7 +19,7 @@ public final class InvalidBatchException extends RuntimeException {
 
   private final Kind kind;
 
-  InvalidBatchException(String message) {
+  public InvalidBatchException(String message) {
     this(Kind.RANGES, message);
   }
 

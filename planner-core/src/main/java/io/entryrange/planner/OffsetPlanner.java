@@ -1,5 +1,6 @@
 package io.entryrange.planner;
 
+import io.entryrange.planner.request.ScanRequests;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -70,7 +71,7 @@ public final class OffsetPlanner {
   }
 
   /** Tasks {@code [offset, offset + limit)} of a sorted plan, clipped at its end. */
-  public static List<FileScanTask> slice(List<FileScanTask> sorted, int offset, int limit) {
+  static List<FileScanTask> slice(List<FileScanTask> sorted, int offset, int limit) {
     Preconditions.checkArgument(offset >= 0, "Invalid offset: %s", offset);
     Preconditions.checkArgument(limit > 0, "Invalid limit: %s", limit);
     int end = (int) Math.min(sorted.size(), (long) offset + limit);

@@ -1,5 +1,10 @@
 package io.entryrange.planner;
 
+import io.entryrange.planner.batch.BatchCut;
+import io.entryrange.planner.batch.EntryBatches;
+import io.entryrange.planner.batch.EntrySpace;
+import io.entryrange.planner.batch.EntrySpan;
+import io.entryrange.planner.batch.RangeBatch;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -25,7 +30,7 @@ import org.apache.iceberg.rest.requests.PlanTableScanRequest;
 public record RangePlan(
     PlanTableScanRequest request,
     Optional<FallbackReason> fallback,
-    Optional<PlanBatch> firstBatch,
+    Optional<RangeBatch> firstBatch,
     RedeemedBatch first,
     Optional<EntrySpace> space,
     BatchCut cut,
@@ -44,7 +49,7 @@ public record RangePlan(
   }
 
   /** The positions after the first batch, empty when the first batch is the whole plan. */
-  public Optional<EntrySpan> rest() {
+  Optional<EntrySpan> rest() {
     if (space.isEmpty() || firstBatch.isEmpty()) {
       return Optional.empty();
     }
@@ -54,8 +59,8 @@ public record RangePlan(
   }
 
   /** One batch per plan task of a flat list, cut now. */
-  public List<PlanBatch> laterBatches() {
-    List<PlanBatch> later = new ArrayList<>();
+  public List<RangeBatch> laterBatches() {
+    List<RangeBatch> later = new ArrayList<>();
     rest().ifPresent(
         rest -> new EntryBatches(space.get(), rest.start(), cut).forEachRemaining(later::add));
     return later;

@@ -1,5 +1,6 @@
 package io.entryrange.planner;
 
+import io.entryrange.planner.batch.Handout;
 import java.util.List;
 import org.apache.iceberg.FileScanTask;
 

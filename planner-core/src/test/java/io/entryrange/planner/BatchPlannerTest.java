@@ -2,6 +2,14 @@ package io.entryrange.planner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.entryrange.planner.batch.FanOutSpan;
+import io.entryrange.planner.batch.Handout;
+import io.entryrange.planner.batch.OffsetBatch;
+import io.entryrange.planner.batch.PlannedWork;
+import io.entryrange.planner.batch.RangeBatch;
+import io.entryrange.planner.cache.DeleteIndexCache;
+import io.entryrange.planner.request.ScanRequests;
+import io.entryrange.planner.slice.ManifestIndexCache;
 import io.entryrange.planner.testing.IcebergScans;
 import io.entryrange.planner.testing.TestScan;
 import io.entryrange.planner.testing.TestTables;
@@ -281,7 +289,7 @@ class BatchPlannerTest {
     }
 
     private static Kind kindOf(PlannedWork work) {
-      if (work instanceof PlanBatch) {
+      if (work instanceof RangeBatch) {
         return Kind.RANGES;
       }
       if (work instanceof OffsetBatch) {

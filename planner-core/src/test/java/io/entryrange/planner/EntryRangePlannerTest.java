@@ -5,6 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.entryrange.planner.testing.CountingFileIO;
 import io.entryrange.planner.testing.IcebergScans;
+import io.entryrange.planner.batch.EntryRange;
+import io.entryrange.planner.batch.RangeBatch;
+import io.entryrange.planner.request.ScanRequests;
+import io.entryrange.planner.slice.ManifestIndexCache;
+import io.entryrange.planner.testing.TaskJson;
 import io.entryrange.planner.testing.TestTables;
 import java.util.ArrayList;
 import java.util.List;
@@ -123,7 +128,7 @@ class EntryRangePlannerTest {
     RangePlan plan = planner.plan(table, request, table.io(), batchSize, 64);
     assertThat(plan.fallback()).isEmpty();
     List<FileScanTask> tasks = new ArrayList<>(plan.first().tasks());
-    for (PlanBatch batch : plan.laterBatches()) {
+    for (RangeBatch batch : plan.laterBatches()) {
       RedeemedBatch redeemed = planner.redeem(table, plan.request(), batch, table.io());
       assertThat(redeemed.tasks().size()).isLessThanOrEqualTo(batchSize);
       tasks.addAll(redeemed.tasks());
@@ -143,12 +148,12 @@ class EntryRangePlannerTest {
     return tasks.stream().map(t -> t.file().manifestLocation() + "#" + t.file().pos()).toList();
   }
 
-  private static void assertOpenedOnly(Table table, CountingFileIO io, PlanBatch batch) {
+  private static void assertOpenedOnly(Table table, CountingFileIO io, RangeBatch batch) {
     assertOpenedOnly(table, io, batch, true);
   }
 
   private static void assertOpenedOnly(
-      Table table, CountingFileIO io, PlanBatch batch, boolean manifestList) {
+      Table table, CountingFileIO io, RangeBatch batch, boolean manifestList) {
     List<String> expected = new ArrayList<>();
     if (manifestList) {
       expected.add(table.currentSnapshot().manifestListLocation());
@@ -175,7 +180,7 @@ class EntryRangePlannerTest {
     EntryRangePlanner planner = new EntryRangePlanner(new ManifestIndexCache());
     RangePlan plan =
         planner.plan(table, PlanTableScanRequest.builder().build(), table.io(), 20, 64);
-    for (PlanBatch batch : plan.laterBatches()) {
+    for (RangeBatch batch : plan.laterBatches()) {
       CountingFileIO io = new CountingFileIO(table.io());
       Table fresh = reloaded(table);
       planner.redeem(fresh, plan.request(), batch, io);
@@ -202,7 +207,7 @@ class EntryRangePlannerTest {
     assertThatThrownBy(
             () ->
                 planner.redeem(
-                    table, pinned, new PlanBatch(List.of(new EntryRange(foreign, 0, 1))), io))
+                    table, pinned, new RangeBatch(List.of(new EntryRange(foreign, 0, 1))), io))
         .isInstanceOf(InvalidBatchException.class)
         .hasMessageContaining(foreign);
     assertThat(io.costOf(foreign)).isEqualTo(CountingFileIO.IoCost.ZERO);
@@ -214,7 +219,7 @@ class EntryRangePlannerTest {
                 planner.redeem(
                     table,
                     pinned,
-                    new PlanBatch(List.of(new EntryRange(own.path(), count - 1, count + 1))),
+                    new RangeBatch(List.of(new EntryRange(own.path(), count - 1, count + 1))),
                     io))
         .isInstanceOf(InvalidBatchException.class)
         .hasMessageContaining("Range past");
@@ -224,7 +229,7 @@ class EntryRangePlannerTest {
     assertThatThrownBy(
             () ->
                 planner.redeem(
-                    table, gone, new PlanBatch(List.of(new EntryRange(own.path(), 0, 1))), io))
+                    table, gone, new RangeBatch(List.of(new EntryRange(own.path(), 0, 1))), io))
         .isInstanceOf(InvalidBatchException.class)
         .hasMessageContaining("12345");
   }
@@ -282,7 +287,7 @@ class EntryRangePlannerTest {
     assertThatThrownBy(
             () ->
                 planner.redeem(
-                    files, pinned, new PlanBatch(List.of(new EntryRange(own.path(), 0, 1))), table.io()))
+                    files, pinned, new RangeBatch(List.of(new EntryRange(own.path(), 0, 1))), table.io()))
         .isInstanceOf(InvalidBatchException.class)
         .hasMessageContaining("cannot be planned by entry ranges");
   }

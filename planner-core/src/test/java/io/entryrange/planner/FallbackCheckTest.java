@@ -3,6 +3,8 @@ package io.entryrange.planner;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.entryrange.planner.slice.SnapshotManifests;
+import io.entryrange.planner.testing.FakeManifest;
 import java.lang.reflect.Proxy;
 import java.nio.ByteBuffer;
 import java.util.Arrays;

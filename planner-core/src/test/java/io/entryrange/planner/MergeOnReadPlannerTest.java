@@ -2,9 +2,15 @@ package io.entryrange.planner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.entryrange.planner.batch.RangeBatch;
+import io.entryrange.planner.cache.DeleteIndexCache;
+import io.entryrange.planner.request.ScanRequests;
+import io.entryrange.planner.slice.ManifestIndexCache;
 import io.entryrange.planner.testing.IcebergScans;
 import io.entryrange.planner.testing.TestDeletes;
 import io.entryrange.planner.testing.TestTables;
+import io.entryrange.planner.testing.TaskJson;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -83,7 +89,7 @@ class MergeOnReadPlannerTest {
       RangePlan plan = planner.plan(table, request, table.io(), batchSize, 64);
       assertThat(plan.fallback()).as("delete-aware planning takes these snapshots").isEmpty();
       List<FileScanTask> tasks = new ArrayList<>(plan.first().tasks());
-      for (PlanBatch batch : plan.laterBatches()) {
+      for (RangeBatch batch : plan.laterBatches()) {
         tasks.addAll(planner.redeem(table, plan.request(), batch, table.io()).tasks());
       }
       assertThat(TaskJson.of(tasks))

@@ -1,8 +1,8 @@
 package io.entryrange.token;
 
-import io.entryrange.planner.EntrySpan;
-import io.entryrange.planner.FanOutSpan;
-import io.entryrange.planner.PlannedWork;
+import io.entryrange.planner.batch.EntrySpan;
+import io.entryrange.planner.batch.FanOutSpan;
+import io.entryrange.planner.batch.PlannedWork;
 import java.util.Objects;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
@@ -16,9 +16,9 @@ import org.apache.iceberg.rest.requests.PlanTableScanRequest;
  *
  * <p>It carries everything the cut depends on, so every replica derives the same batches from the
  * pinned snapshot alone: the scan (whose pinned snapshot and filter give the {@link
- * io.entryrange.planner.EntrySpace entry space}, or the sorted plan for offsets), the batch size,
- * the manifest cap, the width, and {@code total}, the size of the space the span was cut from,
- * which redemption checks before it reads a single manifest.
+ * io.entryrange.planner.batch.EntrySpace entry space}, or the sorted plan for offsets), the batch
+ * size, the manifest cap, the width, and {@code total}, the size of the space the span was cut
+ * from, which redemption checks before it reads a single manifest.
  *
  * @param table the table the plan task was issued for
  * @param scan the planned request, snapshot pinned

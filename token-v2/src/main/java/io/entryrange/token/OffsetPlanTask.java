@@ -1,7 +1,7 @@
 package io.entryrange.token;
 
-import io.entryrange.planner.OffsetBatch;
-import io.entryrange.planner.PlannedWork;
+import io.entryrange.planner.batch.OffsetBatch;
+import io.entryrange.planner.batch.PlannedWork;
 import java.util.Objects;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.relocated.com.google.common.base.Preconditions;

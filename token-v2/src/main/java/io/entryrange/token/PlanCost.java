@@ -1,6 +1,6 @@
 package io.entryrange.token;
 
-import io.entryrange.planner.ScanRequests;
+import io.entryrange.planner.request.ScanRequests;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.Table;

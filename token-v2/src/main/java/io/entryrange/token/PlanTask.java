@@ -1,9 +1,9 @@
 package io.entryrange.token;
 
-import io.entryrange.planner.FanOutSpan;
-import io.entryrange.planner.OffsetBatch;
-import io.entryrange.planner.PlanBatch;
-import io.entryrange.planner.PlannedWork;
+import io.entryrange.planner.batch.FanOutSpan;
+import io.entryrange.planner.batch.OffsetBatch;
+import io.entryrange.planner.batch.PlannedWork;
+import io.entryrange.planner.batch.RangeBatch;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.rest.requests.PlanTableScanRequest;
 
@@ -47,7 +47,7 @@ public sealed interface PlanTask permits RangePlanTask, OffsetPlanTask, FanOutPl
    * inverse of {@link #work()}.
    */
   static PlanTask of(TableIdentifier table, PlanTableScanRequest carried, PlannedWork work) {
-    if (work instanceof PlanBatch batch) {
+    if (work instanceof RangeBatch batch) {
       return new RangePlanTask(table, carried.snapshotId(), carried, batch.ranges());
     }
     if (work instanceof OffsetBatch offsets) {

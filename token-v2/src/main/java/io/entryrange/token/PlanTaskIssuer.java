@@ -1,7 +1,7 @@
 package io.entryrange.token;
 
-import io.entryrange.planner.Handout;
-import io.entryrange.planner.PlannedWork;
+import io.entryrange.planner.batch.Handout;
+import io.entryrange.planner.batch.PlannedWork;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

@@ -1,8 +1,8 @@
 package io.entryrange.token;
 
-import io.entryrange.planner.DeleteIndexCache;
-import io.entryrange.planner.EntrySpaceCache;
-import io.entryrange.planner.ManifestIndexCache;
+import io.entryrange.planner.cache.DeleteIndexCache;
+import io.entryrange.planner.cache.EntrySpaceCache;
+import io.entryrange.planner.slice.ManifestIndexCache;
 import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 
 /**

@@ -1,10 +1,10 @@
 package io.entryrange.token;
 
 import com.github.benmanes.caffeine.cache.stats.CacheStats;
-import io.entryrange.planner.DeleteIndexCache;
+import io.entryrange.planner.cache.DeleteIndexCache;
 import io.entryrange.planner.EntryRangePlanner;
 import io.entryrange.planner.FallbackReason;
-import io.entryrange.planner.ManifestIndexCache;
+import io.entryrange.planner.slice.ManifestIndexCache;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;

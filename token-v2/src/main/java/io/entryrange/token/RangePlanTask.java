@@ -1,8 +1,8 @@
 package io.entryrange.token;
 
-import io.entryrange.planner.EntryRange;
-import io.entryrange.planner.PlanBatch;
-import io.entryrange.planner.PlannedWork;
+import io.entryrange.planner.batch.EntryRange;
+import io.entryrange.planner.batch.PlannedWork;
+import io.entryrange.planner.batch.RangeBatch;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
@@ -63,7 +63,7 @@ public record RangePlanTask(
 
   @Override
   public PlannedWork work() {
-    return new PlanBatch(ranges);
+    return new RangeBatch(ranges);
   }
 
   @Override

@@ -1,6 +1,6 @@
 package io.entryrange.token;
 
-import io.entryrange.planner.ScanRequests;
+import io.entryrange.planner.request.ScanRequests;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;

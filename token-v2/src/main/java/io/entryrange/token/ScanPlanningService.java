@@ -6,7 +6,7 @@ import io.entryrange.planner.EntryRangePlanner;
 import io.entryrange.planner.FallbackReason;
 import io.entryrange.planner.InvalidBatchException;
 import io.entryrange.planner.Redemption;
-import io.entryrange.planner.ScanRequests;
+import io.entryrange.planner.request.ScanRequests;
 import io.entryrange.token.endpoint.ErrorResponses;
 import java.time.Duration;
 import java.util.ArrayList;

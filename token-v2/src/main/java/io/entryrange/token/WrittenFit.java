@@ -1,7 +1,7 @@
 package io.entryrange.token;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import io.entryrange.planner.Handout;
+import io.entryrange.planner.batch.Handout;
 import io.entryrange.planner.ResponseFit;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -4,7 +4,7 @@ import static io.entryrange.token.PlanTaskFixtures.b64;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.entryrange.planner.EntrySpan;
+import io.entryrange.planner.batch.EntrySpan;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.Random;

@@ -12,8 +12,8 @@ import static io.entryrange.token.PlanTaskFixtures.ranges;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.entryrange.planner.EntryRange;
-import io.entryrange.planner.EntrySpan;
+import io.entryrange.planner.batch.EntryRange;
+import io.entryrange.planner.batch.EntrySpan;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;

@@ -1,6 +1,6 @@
 package io.entryrange.token;
 
-import io.entryrange.planner.EntryRange;
+import io.entryrange.planner.batch.EntryRange;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;

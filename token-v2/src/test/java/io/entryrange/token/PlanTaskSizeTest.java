@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.entryrange.planner.EntryRange;
+import io.entryrange.planner.batch.EntryRange;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Base64;

@@ -5,7 +5,7 @@ import static io.entryrange.token.PlanTaskFixtures.minimalScan;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.entryrange.planner.EntryRange;
+import io.entryrange.planner.batch.EntryRange;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.iceberg.rest.requests.PlanTableScanRequest;

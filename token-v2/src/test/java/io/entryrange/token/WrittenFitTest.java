@@ -3,8 +3,8 @@ package io.entryrange.token;
 import static org.apache.iceberg.types.Types.NestedField.required;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.entryrange.planner.Handout;
-import io.entryrange.planner.OffsetBatch;
+import io.entryrange.planner.batch.Handout;
+import io.entryrange.planner.batch.OffsetBatch;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

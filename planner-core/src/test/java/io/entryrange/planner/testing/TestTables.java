@@ -45,10 +45,10 @@ public final class TestTables {
           optional(4, "value", Types.IntegerType.get()));
   public static final PartitionSpec SPEC =
       PartitionSpec.builderFor(SCHEMA).day("ts").identity("category").build();
-  private static final String[] CATEGORIES = {"alpha", "beta", "gamma", "delta", "epsilon"};
-  private static final long DAY_MICROS = 86_400_000_000L;
-  private static final LocalDate FIRST_DAY = LocalDate.of(2026, 7, 28);
-  private static final long START_MICROS = FIRST_DAY.toEpochDay() * DAY_MICROS;
+  public static final String[] CATEGORIES = {"alpha", "beta", "gamma", "delta", "epsilon"};
+  public static final long DAY_MICROS = 86_400_000_000L;
+  public static final LocalDate FIRST_DAY = LocalDate.of(2026, 7, 28);
+  public static final long START_MICROS = FIRST_DAY.toEpochDay() * DAY_MICROS;
 
   private TestTables() {}
 
