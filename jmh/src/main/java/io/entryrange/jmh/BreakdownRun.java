@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
 import org.apache.commons.math3.stat.descriptive.rank.Median;
 import org.apache.iceberg.catalog.Catalog;
@@ -243,6 +244,42 @@ final class BreakdownRun {
               row.serverUsPerTask()));
     }
     out.append('\n');
+    whose(rows).ifPresent(out::append);
     return out.toString();
+  }
+
+  /**
+   * What the default full scan's ratio to client-local planning is made of, from the breakdown:
+   * the client's own CPU for each task it takes from the server, against the CPU it spends per
+   * file planning locally, is a ratio no server can go below (the client parses every task the
+   * same way whoever sends it); the server's CPU per task and the waiting are the rest.
+   */
+  private static Optional<String> whose(List<Breakdown> rows) {
+    Optional<Breakdown> served =
+        rows.stream().filter(row -> row.strategy().equals(Strategy.DEFAULT.label())).findFirst();
+    Optional<Breakdown> local =
+        rows.stream().filter(row -> row.strategy().equals(Strategy.CLIENT_LOCAL.label())).findFirst();
+    if (served.isEmpty() || local.isEmpty() || local.get().tasks() == 0 || served.get().tasks() == 0) {
+      return Optional.empty();
+    }
+    Breakdown server = served.get();
+    Breakdown client = local.get();
+    double clientPerTask = (server.clientWorkersCpuMs() + server.clientCallerCpuMs()) * 1000 / server.tasks();
+    double localPerFile = (client.clientWorkersCpuMs() + client.clientCallerCpuMs()) * 1000 / client.tasks();
+    return Optional.of(
+        String.format(
+            Locale.ROOT,
+            "Whose the default ÷ client-local ratio is: Iceberg's client spent %.1f µs of CPU on each task the"
+                + " server sent (the caller and its workers: HTTP calls and parsing the task JSON into tasks)"
+                + " against %.1f µs a file planning locally, %.2f times as much, whichever server sends the"
+                + " tasks; the server spent %.1f µs a task; the wall-time ratio of these scans was %.2f"
+                + " (default %.0f ms, client-local %.0f ms).\n\n",
+            clientPerTask,
+            localPerFile,
+            clientPerTask / localPerFile,
+            server.serverUsPerTask(),
+            server.wallMs() / client.wallMs(),
+            server.wallMs(),
+            client.wallMs()));
   }
 }

@@ -3,21 +3,22 @@ package io.entryrange.jmh;
 import io.entryrange.planner.EntryRange;
 import io.entryrange.token.PlanTaskCodec;
 import io.entryrange.token.RangePlanTask;
+import io.entryrange.token.TaskResponseWriter;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.avro.Schema;
-import org.apache.avro.file.DataFileReader;
 import org.apache.avro.file.DataFileStream;
-import org.apache.avro.file.SeekableInput;
 import org.apache.avro.generic.GenericDatumReader;
+import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.io.BinaryDecoder;
+import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.DecoderFactory;
+import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.util.Utf8;
 import org.apache.iceberg.BaseFileScanTask;
 import org.apache.iceberg.DataFile;
@@ -35,7 +36,6 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.expressions.ResidualEvaluator;
 import org.apache.iceberg.io.InputFile;
-import org.apache.iceberg.io.SeekableInputStream;
 import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 import org.apache.iceberg.rest.responses.FetchScanTasksResponse;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -47,34 +47,27 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.infra.IterationParams;
 
 /**
  * The floor under range redemption: for the slice of one range plan task (a full scan, one
- * manifest), the least work any design must do per redemption, timed next to range redemption
- * doing the same job.
+ * manifest), the least work any design must do per redemption, timed in the same fork as range
+ * redemption doing the same job, the two taking turns iteration by iteration ({@link Rotation}).
  *
- * <p>{@link #floor()} decodes from the Avro blocks that overlap the range, held in memory
- * inflated (read and inflated once at setup: a warm replica holds them, as range redemption holds
- * them without column stats, {@code StatsFreeBlock}), starts decoding at the range's first entry,
- * whose offset in its inflated block it found at setup (a warm replica can know it: range redemption steps over at
- * most 31 entries from marks it learned, {@code EntryMarks}), stops at the range's end, decodes
- * the range's entries with a reader built once (projected to the fields a task carries, so column
- * stats are skipped, not built), builds a task for each live entry in the range with everything
- * derived per scan (schema and spec JSON, residual evaluator, one data-file builder) prepared
- * once, and serializes the response with Iceberg's parser into the UTF-8 bytes a host sends
- * (range writes the same bytes with its own writer, which does per response what Iceberg's parser
- * does per task).
- * {@link #range()} redeems the same plan task through the service and takes the bytes a host
- * sends: the response as the service wrote it to check it against the response target. The ratio
- * range / floor is what per-call setup, generality and Iceberg's reader cost above the floor.
- * {@link #rangeOneEntry()} redeems a plan task for the range's first entry alone, the same
- * manifest, scan and blocks: what a redemption costs whatever its size (decoding the plan task,
- * opening Iceberg's manifest reader on the slice, writing a response), which the floor, building
- * its reader once, does not pay. Why: range minus this row, against the floor, says how much of
- * the gap is that fixed cost and how much is per entry.
- *
- * <p>The block offsets and the range's first entry's offset in its block come from one walk of the
- * manifest at setup, as range redemption's warm block index and marks hold them.
+ * <p>The floor decodes the range's entries without their column-stats maps, the bytes a warm
+ * replica holds for such a scan ({@code StatsFreeBlock}; here re-encoded once at setup from the
+ * manifest and held in one array, so decoding starts at the range's first entry and stops at its
+ * end), with a reader built once for exactly that schema (nothing is resolved or stepped over),
+ * builds a task for each live entry with everything derived per scan (schema and spec JSON,
+ * residual evaluator, one data-file builder) prepared once, and writes the response with the
+ * writer the service sends its responses with ({@link TaskResponseWriter}) into the UTF-8 bytes
+ * a host sends. Range redeems the same plan task through the service and takes the bytes a host
+ * sends: the response as the service wrote it to check it against the response target. So range
+ * ÷ floor is what per-call setup, generality and Iceberg's manifest reader cost above the least
+ * work. Range's one-entry cell redeems a plan task for the range's first entry alone (same
+ * manifest, scan and held blocks): what a redemption costs whatever its size (decoding the plan
+ * task, opening Iceberg's manifest reader on the slice, writing a response); range minus it,
+ * against the floor, says how much of the gap is that fixed cost and how much is per entry.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -85,37 +78,27 @@ public class FloorBenchmark extends BenchmarkTable {
   private static final int DELETED = 2;
 
   /**
-   * Benchmark methods (floor, range, rangeOneEntry), each a fork per plan size and batch; counted
-   * from the annotations so that a method added here cannot leave {@link JmhRun#forks()} short.
+   * The cells one fork times in turn, iteration by iteration, as {@code summary.json} names them
+   * (strategy of rows of kind floor).
    */
-  static final int METHODS =
-      (int)
-          Arrays.stream(FloorBenchmark.class.getDeclaredMethods())
-              .filter(method -> method.isAnnotationPresent(Benchmark.class))
-              .count();
+  static final List<String> CELLS = List.of("floor", "range", "rangeOneEntry");
 
   @Param({"first", "middle", "last"})
   public String batch;
 
+  private final Rotation rotation = new Rotation(CELLS.size());
   private PlanServer server;
   private String planTask;
   private String oneEntryPlanTask;
   private Table table;
-  private InputFile manifest;
   private EntryRange range;
-  private DataFileStream.Header header;
   private GenericDatumReader<GenericRecord> reader;
-  private Schema writerSchema;
-  private PartitionSpec spec;
   private String schemaJson;
   private String specJson;
   private ResidualEvaluator residuals;
   private DataFiles.Builder builder;
-  private long blockStart;
-  private long blockFirstEntry;
-  private int startOffset;
-  private List<byte[]> inflated;
-  private List<Long> blockCounts;
+  private TaskResponseWriter writer;
+  private byte[] entries;
 
   @Setup(Level.Trial)
   public void setUp() throws IOException {
@@ -139,29 +122,13 @@ public class FloorBenchmark extends BenchmarkTable {
             .filter(m -> m.path().equals(range.manifest()))
             .findFirst()
             .orElseThrow();
-    manifest = table.io().newInputFile(file.path(), file.length());
-    spec = table.specs().get(file.partitionSpecId());
+    PartitionSpec spec = table.specs().get(file.partitionSpecId());
     schemaJson = SchemaParser.toJson(table.schema());
     specJson = PartitionSpecParser.toJson(spec);
     residuals = ResidualEvaluator.of(spec, Expressions.alwaysTrue(), true);
     builder = DataFiles.builder(spec);
-    try (DataFileReader<GenericRecord> walk =
-        new DataFileReader<>(new Input(manifest), new GenericDatumReader<>())) {
-      header = walk.getHeader();
-      writerSchema = walk.getSchema();
-      reader = new GenericDatumReader<>(writerSchema, withoutStats(writerSchema));
-      // Avro moves previousSync() to the next block once the last entry of a block is read.
-      blockStart = walk.previousSync();
-      for (long position = 0; position < range.start(); position += 1) {
-        walk.next();
-        if (walk.previousSync() != blockStart) {
-          blockStart = walk.previousSync();
-          blockFirstEntry = position + 1;
-        }
-      }
-    }
-    startOffset = offsetInBlock(range.start() - blockFirstEntry);
-    holdBlocks();
+    writer = new TaskResponseWriter(table.specs());
+    holdEntries(table.io().newInputFile(file.path(), file.length()));
     List<String> floorJson = taskJson(floorTasks());
     List<String> rangeJson = taskJson(server.fetchResponse(planTask).fileScanTasks());
     Preconditions.checkState(
@@ -180,6 +147,12 @@ public class FloorBenchmark extends BenchmarkTable {
         range);
   }
 
+  /** Which cell the next iteration times. */
+  @Setup(Level.Iteration)
+  public void rotate(IterationParams iteration) {
+    rotation.next(iteration);
+  }
+
   private static String firstDifference(List<String> tasks, List<String> others) {
     return tasks.stream().filter(task -> !others.contains(task)).findFirst().orElse(null);
   }
@@ -188,83 +161,70 @@ public class FloorBenchmark extends BenchmarkTable {
     return tasks.stream().map(ScanTaskParser::toJson).sorted().toList();
   }
 
+  /** This iteration's cell: the floor, range, or range's one-entry plan task. */
   @Benchmark
-  public ByteBuffer floor() throws IOException {
-    return PlanServer.utf8(
-        FetchScanTasksResponse.builder(table.specs()).withFileScanTasks(floorTasks()).build());
+  public ByteBuffer rotation() throws IOException {
+    return switch (rotation.cell()) {
+      case 0 -> floor();
+      case 1 -> server.fetchJson(planTask);
+      default -> server.fetchJson(oneEntryPlanTask);
+    };
   }
 
-  /** Where the {@code entries}th entry of the range's first block starts in the inflated block. */
-  private int offsetInBlock(long entries) throws IOException {
-    try (DataFileReader<GenericRecord> slice =
-        DataFileReader.openReader(new Input(manifest), reader, header, false)) {
-      slice.seek(blockStart);
-      ByteBuffer block = slice.nextBlock();
-      BinaryDecoder decoder =
-          DecoderFactory.get()
-              .binaryDecoder(block.array(), block.arrayOffset() + block.position(), block.remaining(), null);
-      for (long i = 0; i < entries; i += 1) {
-        GenericDatumReader.skip(writerSchema, decoder);
-      }
-      return block.remaining() - decoder.inputStream().available();
-    }
+  private ByteBuffer floor() throws IOException {
+    return ByteBuffer.wrap(
+        writer.write(
+            FetchScanTasksResponse.builder(table.specs()).withFileScanTasks(floorTasks()).build()));
   }
 
   /**
-   * The inflated bodies of the Avro blocks from the range's first to its last, and the entry count
-   * of each, read once: a warm replica holds its blocks in memory, as range redemption holds them
-   * without column stats ({@code StatsFreeBlock}).
+   * The range's entries without their column-stats maps, encoded once into one array: decoded
+   * from the manifest with its writer schema and written with the schema that leaves the maps
+   * out, the bytes a warm replica holds for a scan that cannot use column stats.
    */
-  private void holdBlocks() throws IOException {
-    inflated = new ArrayList<>();
-    blockCounts = new ArrayList<>();
-    try (DataFileReader<GenericRecord> slice =
-        DataFileReader.openReader(new Input(manifest), reader, header, false)) {
-      slice.seek(blockStart);
-      long position = blockFirstEntry;
-      while (position < range.end() && slice.hasNext()) {
-        long count = slice.getBlockCount();
-        ByteBuffer block = slice.nextBlock();
-        byte[] body = new byte[block.remaining()];
-        block.duplicate().get(body);
-        inflated.add(body);
-        blockCounts.add(count);
-        position += count;
+  private void holdEntries(InputFile manifest) throws IOException {
+    ByteArrayOutputStream held = new ByteArrayOutputStream();
+    try (DataFileStream<GenericRecord> walk =
+        new DataFileStream<>(manifest.newStream(), new GenericDatumReader<>())) {
+      Schema statsFree = withoutStats(walk.getSchema());
+      GenericDatumReader<GenericRecord> decode = new GenericDatumReader<>(walk.getSchema(), statsFree);
+      GenericDatumWriter<GenericRecord> encode = new GenericDatumWriter<>(statsFree);
+      BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(held, null);
+      GenericRecord entry = null;
+      long position = 0;
+      while (position < range.end() && walk.hasNext()) {
+        ByteBuffer block = walk.nextBlock();
+        long count = walk.getBlockCount();
+        BinaryDecoder decoder =
+            DecoderFactory.get()
+                .binaryDecoder(block.array(), block.arrayOffset() + block.position(), block.remaining(), null);
+        for (long i = 0; i < count && position < range.end(); i += 1, position += 1) {
+          if (position < range.start()) {
+            GenericDatumReader.skip(walk.getSchema(), decoder);
+          } else {
+            entry = decode.read(entry, decoder);
+            encode.write(entry, encoder);
+          }
+        }
       }
+      encoder.flush();
+      Preconditions.checkState(position == range.end(), "Invalid floor slice, the manifest ends at %s: %s", position, range);
+      reader = new GenericDatumReader<>(statsFree);
     }
+    entries = held.toByteArray();
   }
 
   private List<FileScanTask> floorTasks() throws IOException {
     List<FileScanTask> tasks = new ArrayList<>();
-    BinaryDecoder decoder = null;
+    BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(entries, null);
     GenericRecord entry = null;
-    long position = blockFirstEntry;
-    int skip = startOffset;
-    for (int block = 0; block < inflated.size() && position < range.end(); block += 1) {
-      byte[] body = inflated.get(block);
-      long blockEnd = position + blockCounts.get(block);
-      decoder = DecoderFactory.get().binaryDecoder(body, skip, body.length - skip, decoder);
-      position = Math.max(position, range.start());
-      skip = 0;
-      for (; position < Math.min(blockEnd, range.end()); position += 1) {
-        entry = reader.read(entry, decoder);
-        if ((Integer) entry.get("status") != DELETED) {
-          tasks.add(task((GenericRecord) entry.get("data_file")));
-        }
+    for (long position = range.start(); position < range.end(); position += 1) {
+      entry = reader.read(entry, decoder);
+      if ((Integer) entry.get("status") != DELETED) {
+        tasks.add(task((GenericRecord) entry.get("data_file")));
       }
-      position = blockEnd;
     }
     return tasks;
-  }
-
-  @Benchmark
-  public ByteBuffer range() {
-    return server.fetchJson(planTask);
-  }
-
-  @Benchmark
-  public ByteBuffer rangeOneEntry() {
-    return server.fetchJson(oneEntryPlanTask);
   }
 
   /**
@@ -294,7 +254,7 @@ public class FloorBenchmark extends BenchmarkTable {
     return new BaseFileScanTask(dataFile, new DeleteFile[0], schemaJson, specJson, residuals);
   }
 
-  /** The entry schema with the data file's column stats left out, so the reader skips them. */
+  /** The entry schema with the data file's column stats left out. */
   private static Schema withoutStats(Schema entry) {
     List<Schema.Field> fields = new ArrayList<>();
     for (Schema.Field field : entry.getFields()) {
@@ -329,42 +289,6 @@ public class FloorBenchmark extends BenchmarkTable {
     @Override
     public <T> void set(int pos, T value) {
       throw new UnsupportedOperationException("Read-only partition tuple");
-    }
-  }
-
-  /** Avro's seekable input over an Iceberg stream. */
-  private static final class Input implements SeekableInput {
-    private final SeekableInputStream stream;
-    private final long length;
-
-    Input(InputFile file) {
-      this.stream = file.newStream();
-      this.length = file.getLength();
-    }
-
-    @Override
-    public void seek(long position) throws IOException {
-      stream.seek(position);
-    }
-
-    @Override
-    public long tell() throws IOException {
-      return stream.getPos();
-    }
-
-    @Override
-    public long length() {
-      return length;
-    }
-
-    @Override
-    public int read(byte[] buffer, int offset, int count) throws IOException {
-      return stream.read(buffer, offset, count);
-    }
-
-    @Override
-    public void close() throws IOException {
-      stream.close();
     }
   }
 }

@@ -3,7 +3,11 @@ package io.entryrange.jmh;
 import io.entryrange.fixtures.Warehouses;
 import io.entryrange.fixtures.server.RestFixtureServer;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import java.util.concurrent.TimeUnit;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -18,6 +22,7 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.infra.IterationParams;
 
 /**
  * A client's whole scan, end to end over HTTP: Iceberg's own {@link RESTCatalog} with {@code
@@ -31,19 +36,23 @@ import org.openjdk.jmh.annotations.TearDown;
  * server cannot wait on each other's threads. With the simulated object store, the server's
  * catalog (or the client-local catalog) reads through it.
  *
- * <p>One server per fork, a fresh client per scan. Why: a catalog is a long-lived process, and a
- * table scanned through it has been scanned before; what a measured scan finds on the server is
- * what the fork's unmeasured warmup scans left there that another query of the same table would
- * find too: range's block indexes, which hold per manifest whatever the query, and the JIT. The
- * one cache kept per query, offset-cached's sorted plans (keyed by snapshot and request), would
- * answer a repeated scan without planning, which no new query gets, so offset-cached's server
- * starts afresh for every scan (in the same JVM, so its code is as warm as the others'). The
- * client is new each scan, as a new query's would be. What the first scan on a fresh server costs
- * is the breakdown's {@code firstScanMs} ({@link BreakdownRun}).
+ * <p>One server per strategy and fork, a fresh client per scan. Why: a catalog is a long-lived
+ * process, and a table scanned through it has been scanned before; what a measured scan finds on
+ * the server is what the fork's unmeasured warmup scans left there that another query of the same
+ * table would find too: range's block indexes, which hold per manifest whatever the query, and the
+ * JIT. The one cache kept per query, offset-cached's sorted plans (keyed by snapshot and request),
+ * would answer a repeated scan without planning, which no new query gets, so offset-cached's
+ * server starts afresh for every scan (in the same JVM, so its code is as warm as the others').
+ * The client is new each scan, as a new query's would be. What the first scan on a fresh server
+ * costs is the breakdown's {@code firstScanMs} ({@link BreakdownRun}).
+ *
+ * <p>With {@link #pairedWith}, the fork scans with several strategies, taking turns scan by scan
+ * ({@link Rotation}): the default full scan and client-local planning, whose ratio is a headline,
+ * are then timed on the same compiled code in the same minute, and each fork gives one ratio.
  *
  * <p>Before JMH's iterations, a fork scans unmeasured by the rule the report hands it ({@link
- * ScanWarmUp}): for a time, not a count, because what a scan costs in a fresh JVM falls for as
- * long as the compilers are busy.
+ * ScanWarmUp}), its strategies taking turns: for a time, not a count, because what a scan costs in
+ * a fresh JVM falls for as long as the compilers are busy.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)
@@ -52,16 +61,40 @@ public class FullScanBenchmark extends BenchmarkTable {
   @Param({"default", "range", "fan-out", "offset", "offset-cached", "reference", "client-local"})
   public String strategy;
 
-  private RestFixtureServer server;
+  /**
+   * Strategies that take turns with {@link #strategy} in this fork, in turn order after it,
+   * separated as cells are ({@link Cell#SEPARATOR}); empty for a fork of one strategy.
+   */
+  @Param("")
+  public String pairedWith;
+
+  private final List<Strategy> strategies = new ArrayList<>();
+  private final List<RestFixtureServer> servers = new ArrayList<>();
+  private Rotation rotation;
+  private int warmupScans = 0;
+  private int current = 0;
   private Catalog client;
   private TableIdentifier table;
 
-  /** The table, its server, then the warm-up scans ({@link ScanWarmUp}), in that order. */
+  /** The table, its servers, then the warm-up scans ({@link ScanWarmUp}), in that order. */
   @Setup(Level.Trial)
   public void setUp() {
+    strategies.add(Strategy.of(strategy));
+    if (!pairedWith.isEmpty()) {
+      Arrays.stream(pairedWith.split(Pattern.quote(Cell.SEPARATOR), -1))
+          .map(Strategy::of)
+          .forEach(strategies::add);
+    }
+    rotation = new Rotation(strategies.size());
     generateTable();
-    startServer();
-    ScanWarmUp.fromProperty(System.getProperty(ScanWarmUp.PROPERTY)).run(this::unmeasuredScan, System::nanoTime);
+    strategies.forEach(how -> servers.add(startServer(how)));
+    ScanWarmUp.fromProperty(System.getProperty(ScanWarmUp.PROPERTY))
+        .run(
+            () -> {
+              current = Rotation.cellOf(warmupScans++, strategies.size());
+              unmeasuredScan();
+            },
+            System::nanoTime);
   }
 
   /**
@@ -79,24 +112,32 @@ public class FullScanBenchmark extends BenchmarkTable {
                 });
   }
 
-  /** The server every scan of this fork goes to; none for {@code client-local}. */
-  private void startServer() {
-    Strategy how = Strategy.of(strategy);
-    if (how != Strategy.CLIENT_LOCAL) {
-      server = RestFixtureServer.start(ServedBy.settings(how, Path.of(warehouse), Storage.of(storage)));
-    }
+  /** The server the scans of {@code how} go to; null for {@code client-local}. */
+  private RestFixtureServer startServer(Strategy how) {
+    return how == Strategy.CLIENT_LOCAL
+        ? null
+        : RestFixtureServer.start(ServedBy.settings(how, Path.of(warehouse), Storage.of(storage)));
+  }
+
+  /** Which strategy the next measured scan uses, then its client ({@link #connect()}). */
+  @Setup(Level.Iteration)
+  public void connect(IterationParams iteration) {
+    rotation.next(iteration);
+    current = rotation.cell();
+    connect();
   }
 
   /**
    * A fresh client per scan, so no client-side state carries from one scan to the next; and for
    * offset-cached a fresh server, so no scan finds its own plan cached.
    */
-  @Setup(Level.Iteration)
-  public void connect() {
-    if (Strategy.of(strategy) == Strategy.OFFSET_CACHED) {
-      stopServer();
-      startServer();
+  private void connect() {
+    Strategy how = strategies.get(current);
+    if (how == Strategy.OFFSET_CACHED) {
+      servers.get(current).close();
+      servers.set(current, startServer(how));
     }
+    RestFixtureServer server = servers.get(current);
     if (server == null) {
       client = Warehouses.open(Path.of(warehouse), Storage.of(storage).requestLatency());
       return;
@@ -134,10 +175,12 @@ public class FullScanBenchmark extends BenchmarkTable {
   }
 
   @TearDown(Level.Trial)
-  public void stopServer() {
-    if (server != null) {
-      server.close();
-      server = null;
+  public void stopServers() {
+    for (RestFixtureServer server : servers) {
+      if (server != null) {
+        server.close();
+      }
     }
+    servers.clear();
   }
 }

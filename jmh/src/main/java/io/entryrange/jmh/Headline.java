@@ -56,7 +56,7 @@ record Headline(String kind, String question, String figure, Interval value, Tar
 
   enum Verdict {
     MET("met"),
-    MISSED("not met"),
+    MISSED("missed"),
     STRADDLES("straddles the target: not a pass"),
     NO_INTERVAL("one sample, no interval: not a pass");
 

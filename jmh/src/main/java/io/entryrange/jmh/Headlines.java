@@ -11,13 +11,18 @@ import org.apache.commons.math3.stat.regression.SimpleRegression;
 
 /**
  * The report's headline table: one figure per question the project answers, each ratio taken
- * round by round between two cells timed in the same interleaved rounds ({@link ForkRounds}), so
- * it gets its own interval rather than two intervals side by side. A question whose cells were
- * not measured in this run has no row.
+ * fork by fork between two cells timed in the same forks, taking turns iteration by iteration
+ * ({@link Rotation}), so it gets its own interval rather than two intervals side by side; a ratio
+ * whose cells were timed in forks of their own (offset against range, the reference's full scan
+ * against the default) gets Welch's interval for independent samples. A question whose cells
+ * were not measured in this run has no row.
  */
 final class Headlines {
-  /** Redemption and plan calls flat in N: issue 6 asks for range within 1.5 times from N = 1,000 to 100,000. */
-  static final Headline.Target FLAT = new Headline.Target(true, 1.5, "issue 6");
+  /**
+   * Redemption and plan calls flat in N: within 1.3 times from N = 1,000 to 100,000 (issue 6 asked
+   * for 1.5; issue 42 raised it once both cells were timed in the same forks).
+   */
+  static final Headline.Target FLAT = new Headline.Target(true, 1.3, "issue 42");
 
   private static final String LARGE = Layout.LARGE_MANIFESTS.label();
   private static final String LOCAL = Storage.LOCAL.label();
@@ -52,12 +57,20 @@ final class Headlines {
     StringBuilder out = new StringBuilder();
     out.append("## Headlines\n\n");
     out.append(
-        "Each ratio is taken round by round between two cells timed in the same interleaved rounds (one JMH fork"
-            + " per cell per round), and summarized as the geometric mean of the rounds with a 95% Student t repeat"
-            + " interval on the log scale; a time is the geometric mean of its forks with a 95% t repeat interval on the log scale. A repeat"
-            + " interval is where a rerun's figure lands 95 times in 100: the confidence interval for the mean"
-            + " widened by the square root of 2. Counts are exact."
-            + " A target counts as met only when the whole interval is on its side.\n\n");
+        "**How the intervals are built.** The two cells of a ratio are timed in the same JMH forks, taking turns"
+            + " iteration by iteration (A, B, B, A, A, B, ...), so both run on the same compiled code within seconds"
+            + " of each other and the machine's drift and each fork's JIT state fall on both sides. Each fork then"
+            + " gives one ratio (the mean of its A iterations over the mean of its B iterations), and the figure is"
+            + " the geometric mean of the forks' ratios with a 95% Student t repeat interval over forks on the log"
+            + " scale: where a rerun's figure, from as many forks, lands 95 times in 100 (the confidence interval for"
+            + " the mean widened by the square root of 2). Why honest: the iterations within a fork are not"
+            + " independent of each other (they share its compiled code), so they are not counted as samples; only"
+            + " forks are, and whatever makes forks differ widens the interval. A ratio of cells timed in forks of"
+            + " their own (offset against range, the reference's full scan against the default) takes Welch's"
+            + " interval for two independent samples instead, widened the same way. The load headline pairs range"
+            + " and the reference round by round, each round's two cells seconds apart. A time is the geometric"
+            + " mean of its forks with a 95% t repeat interval on the log scale. Counts are exact. A target is met"
+            + " when the whole interval is on its side, missed when the whole interval is on the other side.\n\n");
     out.append("| question | figure | value [95% repeat interval] | target | verdict |\n|---|---|---:|---:|---|\n");
     headlines.forEach(headline -> out.append(headline.row()));
     out.append('\n');
@@ -111,7 +124,7 @@ final class Headlines {
                                   "default full scan over HTTP (service defaults) ÷ client-local `planFiles()`, Java client, N = %,d",
                                   n),
                               value,
-                              new Headline.Target(true, 4, "issue 23")));
+                              new Headline.Target(true, 3.5, "issue 42")));
               ratio(served, n, cell(Measurement.E2E, Strategy.REFERENCE, LARGE, null), n)
                   .ifPresent(
                       value ->
@@ -147,9 +160,12 @@ final class Headlines {
                         value ->
                             add(
                                 "Redemption against its floor",
-                                String.format(Locale.ROOT, "range ÷ floor, both serializing, middle batch, N = %,d", n),
+                                String.format(
+                                    Locale.ROOT,
+                                    "range ÷ floor, both writing the response the service sends, middle batch, N = %,d",
+                                    n),
                                 value,
-                                new Headline.Target(true, 1.3, "issue 23"))));
+                                new Headline.Target(true, 1.1, "issue 42"))));
   }
 
   private void objectStorage() {
@@ -182,7 +198,7 @@ final class Headlines {
               Locale.ROOT, "range ÷ reference, `/tasks` requests a second at %d clients, N = %,d", clients,
               load.get(0).planSize()),
           Interval.ofPairedRatio(range, reference),
-          new Headline.Target(false, 0.8, "issue 23"));
+          new Headline.Target(false, 1.5, "issue 42"));
     }
     if (!load.isEmpty()) {
       add(

@@ -13,6 +13,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -84,9 +85,12 @@ final class LoadRun {
 
   /**
    * Every {@code /tasks} cell (one per client count) for each strategy in each of {@code rounds},
-   * and every {@code /plan} cell in the last {@code planRounds} of them; one server per strategy
-   * and round. The strategies take turns within each round, so that a ratio between two of them
-   * can be taken round by round with the machine's drift on both sides.
+   * and every {@code /plan} cell in the last {@code planRounds} of them. One server per strategy
+   * serves every round, as a catalog serves for hours; its {@code /tasks} is first driven
+   * unmeasured ({@link Bounds#serverWarmup}). The strategies take turns within each round, in
+   * reverse order every other round (range, the reference; the reference, range; ...), so that a
+   * ratio between two of them is taken round by round, each round's pair a few seconds apart, and
+   * neither always goes first.
    */
   List<LoadResult> run(List<Strategy> strategies, int rounds, int planRounds) {
     Preconditions.checkArgument(rounds >= 1, "Invalid load rounds: %s", rounds);
@@ -94,50 +98,80 @@ final class LoadRun {
         planRounds >= 0 && planRounds <= rounds, "Invalid plan rounds, %s of %s", planRounds, rounds);
     FixtureTables.ensure(warehouse, planSize, layout);
     String table = tablePath(FixtureTables.id(planSize, layout));
-    if (!bounds.serverWarmup().isZero()) {
+    List<Served> served = new ArrayList<>();
+    try {
       for (Strategy strategy : strategies) {
-        warmUp(strategy, table);
+        RestFixtureServer server =
+            RestFixtureServer.start(ServedBy.settings(strategy, warehouse, Storage.LOCAL));
+        served.add(new Served(strategy, server));
+        served.get(served.size() - 1).fetches.addAll(
+            planTasks(server.uri(), table, strategy).stream().map(LoadRun::fetchBody).toList());
       }
-    }
-    List<LoadResult> results = new ArrayList<>();
-    for (int round = 0; round < rounds; round += 1) {
-      for (Strategy strategy : strategies) {
-        results.addAll(serve(strategy, table, round, round >= rounds - planRounds));
+      if (!bounds.serverWarmup().isZero()) {
+        for (Served one : served) {
+          warmUp(one, table);
+        }
       }
+      List<LoadResult> results = new ArrayList<>();
+      for (int round = 0; round < rounds; round += 1) {
+        List<Served> order = new ArrayList<>(served);
+        if (round % 2 == 1) {
+          Collections.reverse(order);
+        }
+        for (Served one : order) {
+          results.addAll(serve(one, table, round, round >= rounds - planRounds));
+        }
+      }
+      results.sort(Comparator.comparingInt(LoadResult::round).thenComparingInt(r -> strategies.indexOf(Strategy.of(r.strategy()))));
+      return results;
+    } finally {
+      served.forEach(one -> one.server.close());
     }
-    return results;
   }
 
-  /** Drives {@code strategy}'s {@code /tasks} for {@link Bounds#serverWarmup}, unmeasured. */
-  private void warmUp(Strategy strategy, String table) {
-    try (RestFixtureServer server =
-        RestFixtureServer.start(ServedBy.settings(strategy, warehouse, Storage.LOCAL))) {
-      List<String> fetches = planTasks(server.uri(), table, strategy).stream().map(LoadRun::fetchBody).toList();
-      int clients = Collections.max(bounds.clients());
-      ExecutorService pool = Executors.newFixedThreadPool(clients);
-      try {
-        drive(pool, server.uri().resolve(table + "/tasks"), fetches, clients, bounds.serverWarmup(), Integer.MAX_VALUE, null);
-      } finally {
-        pool.shutdownNow();
-      }
-      progress.accept(String.format(java.util.Locale.ROOT, "load %s tasks: warmed up for %s", strategy.label(), bounds.serverWarmup()));
+  /** One strategy's server for the whole run, and the bodies of its {@code /tasks} requests. */
+  private record Served(Strategy strategy, RestFixtureServer server, List<String> fetches) {
+    Served(Strategy strategy, RestFixtureServer server) {
+      this(strategy, server, new ArrayList<>());
     }
   }
 
-  private List<LoadResult> serve(Strategy strategy, String table, int round, boolean plans) {
+  /** Drives {@code served}'s {@code /tasks} for {@link Bounds#serverWarmup}, unmeasured. */
+  private void warmUp(Served served, String table) {
+    int clients = Collections.max(bounds.clients());
+    ExecutorService pool = Executors.newFixedThreadPool(clients);
+    try {
+      drive(
+          pool,
+          served.server().uri().resolve(table + "/tasks"),
+          served.fetches(),
+          clients,
+          bounds.serverWarmup(),
+          Integer.MAX_VALUE,
+          null);
+    } finally {
+      pool.shutdownNow();
+    }
+    progress.accept(
+        String.format(
+            java.util.Locale.ROOT,
+            "load %s tasks: warmed up for %s",
+            served.strategy().label(),
+            bounds.serverWarmup()));
+  }
+
+  private List<LoadResult> serve(Served served, String table, int round, boolean plans) {
     List<LoadResult> results = new ArrayList<>();
-    try (RestFixtureServer server =
-        RestFixtureServer.start(ServedBy.settings(strategy, warehouse, Storage.LOCAL))) {
-      URI tasks = server.uri().resolve(table + "/tasks");
-      URI plan = server.uri().resolve(table + "/plan");
-      List<String> fetches = planTasks(server.uri(), table, strategy).stream().map(LoadRun::fetchBody).toList();
-      for (int clients : bounds.clients()) {
-        results.add(cell(strategy, round, LoadResult.TASKS, tasks, fetches, clients, null));
-      }
-      URI cancel = strategy == Strategy.REFERENCE ? server.uri().resolve(table + "/plan/") : null;
-      for (int clients : plans ? bounds.clients() : List.<Integer>of()) {
-        results.add(cell(strategy, round, LoadResult.PLAN, plan, List.of("{}"), clients, cancel));
-      }
+    Strategy strategy = served.strategy();
+    URI server = served.server().uri();
+    URI tasks = server.resolve(table + "/tasks");
+    URI plan = server.resolve(table + "/plan");
+    for (int clients : bounds.clients()) {
+      results.add(cell(strategy, round, LoadResult.TASKS, tasks, served.fetches(), clients, null));
+    }
+    URI cancel = strategy == Strategy.REFERENCE ? server.resolve(table + "/plan/") : null;
+    for (int clients : plans ? bounds.clients() : List.<Integer>of()) {
+      results.add(cell(strategy, round, LoadResult.PLAN, plan, List.of("{}"), clients, cancel));
     }
     return results;
   }

@@ -8,11 +8,15 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  * How long the report's load and memory runs go on, per report configuration. Quick keeps both
  * to about a minute and a half together on 2 cores: load times range and the reference (the
  * headline's pair) at 64 clients, each server's {@code /tasks} first driven 8 s unmeasured, then
- * in {@value ReportConfig#HEADLINE_ROUNDS} interleaved rounds of 0.5 s warmup and at most 1.5 s a
- * cell, {@code /plan} in the last round only (no headline reads it; the reference's plan cell
- * alone takes 5 s a round); memory runs 20,000 redemptions (at 15,000 the slope's
- * interval, met with room at 20,000, reached past its target: 0.079 [-0.368, 0.525]). Full adds
- * offset and offset-cached at 1, 8 and 64 clients, with 10 s windows, and 10^6 redemptions.
+ * in {@value #QUICK_LOAD_ROUNDS} rounds in which the two take turns, 0.3 s warmup and at most 1 s
+ * a cell, {@code /plan} in the last round only (no headline reads it; the reference's plan cell
+ * alone takes seconds a round): about 45 s. Why many short rounds: the headline is a ratio taken
+ * round by round with Student's t over the rounds, and three rounds of 2 s cells (t = 4.30) left
+ * intervals such as [0.969, 1.69] and [0.597, 2.19] where eight (t = 2.36) of half the length
+ * cost about the same. Memory runs 20,000 redemptions (at 15,000 the slope's interval, met with
+ * room at 20,000, reached past its target: 0.079 [-0.368, 0.525]). Full adds offset and
+ * offset-cached at 1, 8 and 64 clients, with 10 s windows, in {@value #FULL_LOAD_ROUNDS} rounds,
+ * and 10^6 redemptions.
  *
  * @param loadPlanSize the table the load run serves: large enough that offset re-planning is
  *     visibly costly, small enough that its cells still finish in their window
@@ -35,6 +39,12 @@ record LongRunConfig(
         loadRounds);
   }
 
+  /** Rounds of the quick load run. */
+  static final int QUICK_LOAD_ROUNDS = 8;
+
+  /** Rounds of the full load run, whose cells are long. */
+  static final int FULL_LOAD_ROUNDS = 3;
+
   private static final List<Integer> CLIENTS = List.of(1, 8, 64);
   private static final List<Strategy> EVERY_SERVER =
       List.of(Strategy.RANGE, Strategy.OFFSET, Strategy.OFFSET_CACHED, Strategy.REFERENCE);
@@ -46,8 +56,8 @@ record LongRunConfig(
           new LongRunConfig(
               10_000,
               EVERY_SERVER,
-              ReportConfig.HEADLINE_ROUNDS,
-              ReportConfig.HEADLINE_ROUNDS,
+              FULL_LOAD_ROUNDS,
+              FULL_LOAD_ROUNDS,
               new LoadRun.Bounds(Duration.ofSeconds(4), Duration.ofSeconds(2), Duration.ofSeconds(10), 200_000, CLIENTS),
               new MemoryRun.Settings(16, 5, 5_000, 1_000_000, 256 << 10, 50));
       case "smoke" ->
@@ -62,9 +72,9 @@ record LongRunConfig(
           new LongRunConfig(
               10_000,
               HEADLINE_PAIR,
-              ReportConfig.HEADLINE_ROUNDS,
+              QUICK_LOAD_ROUNDS,
               1,
-              new LoadRun.Bounds(Duration.ofSeconds(8), Duration.ofMillis(500), Duration.ofMillis(1500), 20_000, List.of(64)),
+              new LoadRun.Bounds(Duration.ofSeconds(8), Duration.ofMillis(300), Duration.ofMillis(1000), 20_000, List.of(64)),
               new MemoryRun.Settings(4, 3, 2_000, 20_000, 64 << 10, 20));
     };
   }

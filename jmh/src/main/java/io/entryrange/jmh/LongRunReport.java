@@ -49,7 +49,8 @@ final class LongRunReport {
           "Closed loop: each client thread sends its next request when the last is answered; client "
               + "threads and the server share this JVM and its cores. `tasks` redeems the table's plan "
               + "tasks in turn, `plan` plans the whole table. Each cell ran a warmup, then until its "
-              + "request or time bound; the strategies take turns within each round.\n\n");
+              + "request or time bound; one server per strategy serves every round, and the strategies take "
+              + "turns within each round, in reverse order every other round.\n\n");
       out.append("| round | strategy | endpoint | clients | requests | errors | requests/s | p50 ms | p99 ms | p99.9 ms | max ms |\n");
       out.append("|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
       for (LoadResult r : load) {
@@ -108,23 +109,21 @@ final class LongRunReport {
     if (bases.isEmpty()) {
       return "";
     }
-    out.append("## Range redemption against its floor (ms, both serialize the response as JSON)\n\n");
+    out.append("## Range redemption against its floor (ms, both write the response the service sends)\n\n");
     out.append(
-        "The floor decodes from the overlapping Avro blocks held in memory inflated, as a warm "
-            + "replica holds them (range holds them without their column-stats maps), starting at "
-            + "the range's first entry, decodes the range's entries with a reader built once and "
-            + "projected to what a task carries, builds the tasks with everything per "
-            + "scan prepared once, and serializes with Iceberg's parser into the UTF-8 bytes a host "
-            + "sends; range redemption, through Iceberg's manifest reader opened per redemption, "
-            + "returns the bytes the service sends; `FloorBenchmark` checks "
-            + "at setup that both return the same tasks. *One entry* redeems a plan task for the "
-            + "range's first entry alone (same manifest, scan and held blocks): what every redemption "
-            + "pays whatever its size (decoding the plan task, opening Iceberg's manifest reader on "
-            + "the slice: Avro parses the slice's schema, Iceberg builds its projection and read plan; "
-            + "writing a response), which the floor, building its reader once, does not pay. "
-            + "*(range − one entry) ÷ floor* is what is left per entry.\n\n");
+        "The floor decodes the range's entries without their column-stats maps, the bytes a warm replica "
+            + "holds for such a scan (held in one array, so it starts at the range's first entry), with a reader "
+            + "built once for exactly that schema, builds the tasks with everything per scan prepared once, and "
+            + "writes the response with the service's own writer into the UTF-8 bytes a host sends; range "
+            + "redemption, through Iceberg's `ManifestReader` and `ManifestGroup` on a slice of held blocks with "
+            + "Iceberg's reader held per manifest, returns the bytes the service sends; `FloorBenchmark` checks "
+            + "at setup that both return the same tasks, and times the three cells in the same forks, taking "
+            + "turns second by second. *One entry* redeems a plan task for the range's first entry alone (same "
+            + "manifest, scan and held blocks): what every redemption pays whatever its size (decoding the plan "
+            + "task, Iceberg's manifest reader and group set up for the slice, writing a response), which the "
+            + "floor does not pay. *(range − one entry) ÷ floor* is what is left per entry.\n\n");
     out.append(
-        "ms [95% repeat interval over forks]; ratios round by round: range ÷ floor and one entry ÷ range "
+        "ms [95% repeat interval over forks]; ratios fork by fork: range ÷ floor and one entry ÷ range "
             + "geometric means, (range − one entry) ÷ floor an arithmetic mean [95% repeat interval]\n\n");
     out.append(
         "| N | batch | floor | range | range ÷ floor | one entry | one entry ÷ range | (range − one entry) ÷ floor |\n"
@@ -159,8 +158,8 @@ final class LongRunReport {
   }
 
   /**
-   * (range − one entry) ÷ floor round by round, when all three were timed in the same rounds: the
-   * difference can be near zero or below it in a noisy round, so an arithmetic mean, not a
+   * (range − one entry) ÷ floor fork by fork, all three being timed in the same forks: the
+   * difference can be near zero or below it in a noisy fork, so an arithmetic mean, not a
    * geometric one.
    */
   private static Optional<Interval> perEntryRatio(Measurement floor, Measurement range, Measurement oneEntry) {

@@ -18,6 +18,9 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  *     same rounds pair up round by round; null when not timed by JMH
  * @param source which table: {@code generated}, or {@code catalog:<type>/<table>} for a table of a
  *     catalog ({@link CatalogTable#source()})
+ * @param timedIn which forks the row was timed in: rows with the same value were timed fork by
+ *     fork in the same forks (cells taking turns in one fork, {@link Rotation}) or round by round
+ *     in the same rounds, so their ratio is taken fork by fork; null for a row timed on its own
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 @JsonPropertyOrder({
@@ -34,7 +37,8 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
   "allocBytesPerOp",
   "tokenBytes",
   "forksMs",
-  "source"
+  "source",
+  "timedIn"
 })
 record Measurement(
     String kind,
@@ -50,7 +54,8 @@ record Measurement(
     Double allocBytesPerOp,
     Long tokenBytes,
     List<Double> forksMs,
-    String source) {
+    String source,
+    String timedIn) {
 
   static final String REDEMPTION = "redemption";
   static final String PLAN = "plan";
@@ -83,19 +88,28 @@ record Measurement(
   }
 
   /**
-   * This row's time over {@code base}'s: round by round when both were timed in the same rounds
-   * (the same number of forks, in round order), otherwise the ratio of the (geometric) means without an
-   * interval.
+   * This row's time over {@code base}'s: fork by fork when both were timed in the same forks or
+   * rounds ({@link #timedIn}), as independent samples when they were timed apart in several forks
+   * each ({@link Interval#ofIndependentRatio}), otherwise the ratio of the (geometric) means
+   * without an interval.
    */
   Interval timeRatioTo(Measurement base) {
-    if (forksMs != null && base.forksMs() != null && forksMs.size() == base.forksMs().size()) {
-      return Interval.ofPairedRatio(
-          forksMs.stream().mapToDouble(Double::doubleValue).toArray(),
-          base.forksMs().stream().mapToDouble(Double::doubleValue).toArray());
+    boolean forks = forksMs != null && forksMs.size() > 1;
+    boolean baseForks = base.forksMs() != null && base.forksMs().size() > 1;
+    if (forks && baseForks && timedIn != null && timedIn.equals(base.timedIn())
+        && forksMs.size() == base.forksMs().size()) {
+      return Interval.ofPairedRatio(doubles(forksMs), doubles(base.forksMs()));
+    }
+    if (forks && baseForks) {
+      return Interval.ofIndependentRatio(doubles(forksMs), doubles(base.forksMs()));
     }
     double time = msInterval().map(Interval::estimate).orElse(msPerOp);
     double baseTime = base.msInterval().map(Interval::estimate).orElse(base.msPerOp());
     return new Interval(time / baseTime, Double.NaN, Double.NaN, 1);
+  }
+
+  private static double[] doubles(List<Double> values) {
+    return values.stream().mapToDouble(Double::doubleValue).toArray();
   }
 
   /** Whether rows of this kind are per batch. */
@@ -124,14 +138,15 @@ record Measurement(
         allocBytesPerOp,
         cost.tokenBytes(),
         forksMs,
-        source);
+        source,
+        timedIn);
   }
 
   /** This row, measured on {@code newSource}. */
   Measurement from(String newSource) {
     return new Measurement(
         kind, strategy, planSize, layout, batch, storage, msPerOp, bytesRead, filesOpened, entriesDecoded,
-        allocBytesPerOp, tokenBytes, forksMs, newSource);
+        allocBytesPerOp, tokenBytes, forksMs, newSource, timedIn);
   }
 
   record CostKey(String kind, String strategy, int planSize, String layout, String batch) {}

@@ -8,7 +8,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -59,13 +58,10 @@ public final class OverloadProbe {
     List<String[]> requests =
         commits ? List.<String[]>of(commit(path)) : expensive(table, path);
     HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
-    // a client of its own, as a separate caller would be: the JDK client's one selector thread,
-    // busy sending the expensive requests' bodies, would otherwise delay config in the client
-    HttpClient configClient =
-        HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
     long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
     Map<String, LongAdder> statuses = new ConcurrentHashMap<>();
-    ExecutorService pool = Executors.newFixedThreadPool(clients + 1);
+    ExecutorService pool = Executors.newFixedThreadPool(clients);
+    ConfigLatency config = ConfigLatency.start(server);
     for (int c = 0; c < clients; c += 1) {
       int first = c;
       pool.execute(
@@ -82,42 +78,12 @@ public final class OverloadProbe {
             }
           });
     }
-    List<Long> configMicros = Collections.synchronizedList(new ArrayList<>());
-    pool.execute(
-        () -> {
-          while (System.nanoTime() < end) {
-            long start = System.nanoTime();
-            try {
-              HttpRequest config =
-                  HttpRequest.newBuilder(server.resolve("/v1/config"))
-                      .timeout(Duration.ofSeconds(60))
-                      .GET()
-                      .build();
-              configClient.send(config, HttpResponse.BodyHandlers.ofString());
-              configMicros.add((System.nanoTime() - start) / 1_000);
-              Thread.sleep(50);
-            } catch (Exception e) {
-              configMicros.add(Long.MAX_VALUE);
-            }
-          }
-        });
     pool.shutdown();
     pool.awaitTermination(seconds + 600, TimeUnit.SECONDS);
-    List<Long> sorted = new ArrayList<>(configMicros);
-    Collections.sort(sorted);
-    System.out.printf(
-        "config: %d requests, p50 %.1f ms, p99 %.1f ms, max %.1f ms%n",
-        sorted.size(),
-        percentile(sorted, 0.50),
-        percentile(sorted, 0.99),
-        sorted.get(sorted.size() - 1) / 1000.0);
+    System.out.println(config.stop());
     new TreeMap<>(statuses).forEach((k, v) -> System.out.println("expensive " + k + ": " + v));
   }
 
-  /** The {@code p} quantile of {@code sorted} microseconds, in milliseconds. */
-  static double percentile(List<Long> sorted, double p) {
-    return sorted.get((int) Math.min(sorted.size() - 1, Math.ceil(p * sorted.size()) - 1)) / 1000.0;
-  }
 
   /** {path, body, label} of each expensive request kind. */
   private static List<String[]> expensive(TableIdentifier table, String path) {

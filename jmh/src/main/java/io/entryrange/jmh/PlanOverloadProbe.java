@@ -8,7 +8,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -18,7 +17,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.ScanTaskParser;
@@ -84,9 +82,7 @@ public final class PlanOverloadProbe {
 
     Map<String, LongAdder> answers = new ConcurrentHashMap<>();
     LongAdder exact = new LongAdder();
-    AtomicBoolean done = new AtomicBoolean();
-    List<Long> configMicros = Collections.synchronizedList(new ArrayList<>());
-    ExecutorService pool = Executors.newFixedThreadPool(clients + 1);
+    ExecutorService pool = Executors.newFixedThreadPool(clients);
     CyclicBarrier start = new CyclicBarrier(clients + 1);
     long begin = System.nanoTime();
     List<Future<?>> plans = new ArrayList<>();
@@ -105,40 +101,15 @@ public final class PlanOverloadProbe {
                 return null;
               }));
     }
-    pool.execute(
-        () -> {
-          while (!done.get()) {
-            long sent = System.nanoTime();
-            try {
-              HttpRequest config =
-                  HttpRequest.newBuilder(server.resolve("/v1/config"))
-                      .timeout(Duration.ofSeconds(60))
-                      .GET()
-                      .build();
-              HTTP.send(config, HttpResponse.BodyHandlers.ofString());
-              configMicros.add((System.nanoTime() - sent) / 1_000);
-              Thread.sleep(50);
-            } catch (Exception e) {
-              configMicros.add(Long.MAX_VALUE);
-            }
-          }
-        });
+    ConfigLatency config = ConfigLatency.start(server);
     start.await();
     for (Future<?> plan : plans) {
       plan.get();
     }
     double seconds = (System.nanoTime() - begin) / 1e9;
-    done.set(true);
     pool.shutdown();
     pool.awaitTermination(60, TimeUnit.SECONDS);
-    List<Long> sorted = new ArrayList<>(configMicros);
-    Collections.sort(sorted);
-    System.out.printf(
-        "config: %d requests, p50 %.1f ms, p99 %.1f ms, max %.1f ms%n",
-        sorted.size(),
-        OverloadProbe.percentile(sorted, 0.50),
-        OverloadProbe.percentile(sorted, 0.99),
-        sorted.get(sorted.size() - 1) / 1000.0);
+    System.out.println(config.stop());
     new TreeMap<>(answers).forEach((k, v) -> System.out.println("plans " + k + ": " + v));
     System.out.printf(
         "exact: %d of %d plans (%d tasks each, as planFiles()); last answer after %.1f s%n",

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.entryrange.fixtures.CatalogSource;
 import io.entryrange.fixtures.TableLayout;
 import io.entryrange.fixtures.compare.CatalogConfig;
@@ -332,7 +333,7 @@ public final class ReportCli implements Callable<Integer> {
         replicas.add(
             new Measurement(
                 Measurement.REPLICAS, strategy.label(), planSize, layout.label(), null, Storage.LOCAL.label(),
-                null, cost.bytesRead(), cost.filesOpened(), null, null, null, null, CatalogTable.GENERATED));
+                null, cost.bytesRead(), cost.filesOpened(), null, null, null, null, CatalogTable.GENERATED, null));
         step(start, "replicas " + strategy.label() + " N=" + planSize + " " + layout.label() + ": " + cost.bytesRead() + " bytes");
       }
     }
@@ -349,8 +350,10 @@ public final class ReportCli implements Callable<Integer> {
     int started = 0;
     Path result = Files.createTempFile(out, "jmh-run-", ".json");
     try (PrintStream log = new PrintStream(Files.newOutputStream(out.resolve("jmh.log")), true, StandardCharsets.UTF_8)) {
-      for (List<JmhRun> turns : config.turns()) {
-        turns.forEach(run -> step(start, "run: " + run.describe()));
+      int group = 0;
+      for (JmhRun run : config.runs()) {
+        String timedIn = "run " + group++;
+        step(start, "run: " + run.describe());
         ProgressFormat progress =
             new ProgressFormat(
                 OutputFormatFactory.createFormatInstance(log, VerboseMode.NORMAL),
@@ -358,16 +361,15 @@ public final class ReportCli implements Callable<Integer> {
                 config.forks(),
                 started,
                 start);
-        List<List<JsonNode>> rounds = new ArrayList<>();
-        turns.forEach(run -> rounds.add(new ArrayList<>()));
-        for (int round = 0; round < config.timing(turns.get(0)).forks(); round += 1) {
-          for (int i = 0; i < turns.size(); i += 1) {
-            new Runner(options(config, turns.get(i), tables, result, params), progress).run();
-            rounds.get(i).add(JSON.readTree(result.toFile()));
-          }
+        List<JsonNode> rounds = new ArrayList<>();
+        for (int round = 0; round < config.timing(run).forks(); round += 1) {
+          new Runner(options(config, run, tables, result, params), progress).run();
+          rounds.add(JSON.readTree(result.toFile()));
         }
         started = progress.started();
-        rounds.forEach(run -> ForkRounds.merge(run).forEach(all::add));
+        // the rows of one run were timed fork by fork in the same forks, or round by round
+        ForkRounds.merge(rounds)
+            .forEach(row -> all.add(((ObjectNode) row).put(JmhResults.TIMED_IN, timedIn)));
       }
     } finally {
       Files.deleteIfExists(result);
@@ -383,11 +385,11 @@ public final class ReportCli implements Callable<Integer> {
         new OptionsBuilder()
             .include("^" + Pattern.quote(run.benchmark().getName()) + "\\.")
             .forks(1)
-            .jvmArgsAppend("-Xmx6g", "-Djava.awt.headless=true", config.scanWarmUp().jvmArg())
+            .jvmArgsAppend("-Xmx6g", "-Djava.awt.headless=true", config.scanWarmUp(run).jvmArg())
             .addProfiler(GCProfiler.class)
             .warmupIterations(singleShot ? 0 : timing.warmups())
             .warmupTime(timing.warmupTime())
-            .measurementIterations(singleShot ? config.singleShots() : timing.iterations())
+            .measurementIterations(timing.iterations())
             .measurementTime(timing.time())
             .param("warehouse", tables.toString())
             .resultFormat(ResultFormatType.JSON)

@@ -86,12 +86,24 @@ final class ReportWriter {
     out.append(
         String.format(
             Locale.ROOT,
-            "- JMH: the runs behind the headlines in %d interleaved rounds of one fork per parameter combination,"
-                + " the others one fork; %d x 1 s warmup for the headline rounds of range redemption and fan-out plan calls, merge-on-read range and the floor, %d x %s warmup,"
-                + " %d x %s measurement (average time) for the rest; full scans single-shot, each fork scanning unmeasured for %s, then %d measured;"
+            "- JMH: the two cells of each headline ratio are timed in the same forks, taking turns iteration by"
+                + " iteration (A, B, B, A, ...): range redemption, merge-on-read range and the fan-out plan call at"
+                + " both plan sizes in one rotation, and the floor with range and range's one-entry plan task, each in"
+                + " %d forks of whole cycles (at least %d x 1 s warmup and %d s a cell, at least %d x 1 s measured); the default full"
+                + " scan with client-local planning in %d forks, each scanning unmeasured for %s, then %d scans of"
+                + " each. Offset redemption (%d forks) and Iceberg's reference full scan (%d forks) are timed in forks"
+                + " of their own; the rest in one fork, %d x %s warmup, %d x %s measurement (average time); full scans"
+                + " single-shot, each fork of one strategy scanning unmeasured for %s, then %d measured;"
                 + " `-prof gc`. A time in brackets is its 95%% repeat interval over forks; a time without was timed in one fork\n",
-            ReportConfig.HEADLINE_ROUNDS,
-            ReportConfig.STEADY_WARMUPS,
+            ReportConfig.ROTATION_ROUNDS,
+            ReportConfig.ROTATED_WARMUPS,
+            ReportConfig.ROTATED_WARMUPS_PER_CELL,
+            ReportConfig.ROTATED_ITERATIONS,
+            ReportConfig.SCAN_ROUNDS,
+            ReportConfig.ROTATED_SCAN_WARM_UP.describe(),
+            ReportConfig.ROTATED_SCANS,
+            ReportConfig.OFFSET_ROUNDS,
+            ReportConfig.REFERENCE_SCAN_ROUNDS,
             config.warmupIterations(),
             config.warmupTime(),
             config.measurementIterations(),

@@ -118,7 +118,7 @@ final class S3Probe {
       Strategy strategy, int planSize, Layout layout, Storage storage, double ms, S3Cost cost) {
     return new Measurement(
         Measurement.REDEMPTION, strategy.label(), planSize, layout.label(), BATCH.label(),
-        storage.label(), ms, cost.bytes(), cost.getRequests(), null, null, null, null, CatalogTable.GENERATED);
+        storage.label(), ms, cost.bytes(), cost.getRequests(), null, null, null, null, CatalogTable.GENERATED, null);
   }
 
   private static S3Cost manifestCost(S3Storage storage, List<String> manifests) {

@@ -23,14 +23,14 @@ class ChartsTest {
           measurements.add(
               new Measurement(
                   "redemption", strategy, planSize, "large-manifests", batch.label(), "local",
-                  planSize / 1000.0, bytes, 1L, 100L, 1000.0, 300L, null, CatalogTable.GENERATED));
+                  planSize / 1000.0, bytes, 1L, 100L, 1000.0, 300L, null, CatalogTable.GENERATED, null));
         }
       }
     }
     measurements.add(
         new Measurement(
             "redemption", "range", 1_000, "small-manifests", "last", "local", 1.0, 1L, 1L, 1L, 1.0, 1L,
-            null, CatalogTable.GENERATED));
+            null, CatalogTable.GENERATED, null));
 
     List<Path> charts = Charts.write(measurements, dir);
 

@@ -26,7 +26,8 @@ class JmhResultsTest {
           "allocBytesPerOp",
           "tokenBytes",
           "forksMs",
-          "source");
+          "source",
+          "timedIn");
 
   /** A result in JMH's JSON layout, with made-up scores: only the shape is under test. */
   private static ObjectNode result(String benchmark, Map<String, String> params, double score, Double alloc) {
@@ -112,6 +113,50 @@ class JmhResultsTest {
     assertThat(e2e.get("planSize").asInt()).isEqualTo(10000);
     assertThat(e2e.get("bytesRead").isNull()).isTrue();
     assertThat(e2e.get("tokenBytes").isNull()).isTrue();
+  }
+
+  /**
+   * A fork that timed several cells in turn gives one row per cell: iteration i of a fork belongs
+   * to cell {@link Rotation#cellOf}(i), each fork's score is the mean of its cell's iterations, and
+   * the rows share the result's forks ({@code timedIn}), so their ratios pair fork by fork.
+   */
+  @Test
+  void aRotationGivesEachCellItsOwnIterations() {
+    ArrayNode results = ReportCli.JSON.createArrayNode();
+    String cells =
+        Cell.encodeAll(
+            List.of(
+                new Cell(Measurement.REDEMPTION, Strategy.RANGE, 1_000, Layout.LARGE_MANIFESTS, Batch.MIDDLE),
+                new Cell(Measurement.PLAN, Strategy.FAN_OUT, 100_000, Layout.LARGE_MANIFESTS, null)));
+    ObjectNode rotation = result("RotationBenchmark.rotation", Map.of("cells", cells, "storage", "local"), 0, null);
+    ArrayNode raw = ((ObjectNode) rotation.get("primaryMetric")).putArray("rawData");
+    // cells A, B, B, A in each fork
+    raw.addArray().add(1.0).add(10.0).add(12.0).add(3.0);
+    raw.addArray().add(2.0).add(20.0).add(22.0).add(4.0);
+    rotation.put(JmhResults.TIMED_IN, "run 0");
+    results.add(rotation);
+    ObjectNode floor =
+        result(
+            "FloorBenchmark.rotation",
+            Map.of("planSize", "100000", "layout", "large-manifests", "batch", "middle", "storage", "local"),
+            0,
+            null);
+    // floor, range, one entry, then one entry, range, floor
+    ((ObjectNode) floor.get("primaryMetric")).putArray("rawData").addArray().add(1.0).add(2.0).add(0.5).add(0.7).add(2.2).add(1.2);
+    results.add(floor);
+
+    List<Measurement> rows = JmhResults.toMeasurements(results, Map.of());
+
+    assertThat(rows).extracting(Measurement::kind).containsExactly("redemption", "plan", "floor", "floor", "floor");
+    assertThat(rows.get(0).forksMs()).containsExactly(2.0, 3.0);
+    assertThat(rows.get(1).forksMs()).containsExactly(11.0, 21.0);
+    assertThat(rows.get(1).planSize()).isEqualTo(100_000);
+    assertThat(rows.get(1).batch()).isNull();
+    assertThat(rows.subList(0, 2)).extracting(Measurement::timedIn).containsOnly("run 0");
+    assertThat(rows.subList(2, 5)).extracting(Measurement::strategy).containsExactly("floor", "range", "rangeOneEntry");
+    assertThat(rows.get(2).forksMs()).containsExactly(1.1);
+    assertThat(rows.get(4).forksMs()).containsExactly(0.6);
+    assertThat(rows.get(2).timedIn()).as("cells of one fork pair even when timed alone").isEqualTo(rows.get(3).timedIn()).isNotNull();
   }
 
   @Test

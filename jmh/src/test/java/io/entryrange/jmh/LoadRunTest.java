@@ -10,8 +10,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The load run's unmeasured server warmup drives each strategy before the first round, and its
- * plan cells are in the last rounds only.
+ * The load run's unmeasured server warmup drives each strategy before the first round, the
+ * strategies take turns in reverse order every other round, and its plan cells are in the last
+ * rounds only.
  */
 class LoadRunTest {
   @Test
@@ -30,5 +31,9 @@ class LoadRunTest {
     assertThat(results.stream().filter(result -> LoadResult.PLAN.equals(result.endpoint())))
         .extracting(LoadResult::round)
         .containsExactly(1, 1);
+    assertThat(progress)
+        .filteredOn(line -> line.contains(" tasks clients="))
+        .extracting(line -> line.replaceAll("load ([a-z-]+) tasks clients=4 round ([0-9]).*", "$2 $1"))
+        .containsExactly("0 range", "0 reference", "1 reference", "1 range");
   }
 }

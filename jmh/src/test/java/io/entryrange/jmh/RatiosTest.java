@@ -10,7 +10,7 @@ class RatiosTest {
   private static Measurement redemption(String strategy, int planSize, String batch, String storage, Double ms, Long bytes) {
     return new Measurement(
         "redemption", strategy, planSize, "large-manifests", batch, storage, ms, bytes, null, null, null, null,
-        null, CatalogTable.GENERATED);
+        null, CatalogTable.GENERATED, null);
   }
 
   @Test

@@ -26,7 +26,7 @@ class ReportCliSmokeTest {
 
     assertThat(exit).isZero();
     assertThat(out.resolve("REPORT.md")).content().contains("## Headlines", "| Load | range ÷ reference", "Cores:")
-        .contains("each fork scanning unmeasured for 1 s or 2 scans, whichever comes first");
+        .contains("each fork of one strategy scanning unmeasured for 1 s or 2 scans, whichever comes first");
     JsonNode summary = ReportCli.JSON.readTree(out.resolve("summary.json").toFile());
     assertThat(summary).isNotEmpty();
     assertThat(summary.findValuesAsText("kind"))
@@ -62,7 +62,7 @@ class ReportCliSmokeTest {
     // the probe's scan is unfiltered: a warm replica holds its blocks without column stats
     assertThat(s3Range.get(1).get("filesOpened").asLong()).as("warm GETs of the manifest").isZero();
     JsonNode raw = ReportCli.JSON.readTree(out.resolve("jmh-result.json").toFile());
-    assertThat(raw).hasSize(7);
+    assertThat(raw).as("a rotation, a rotating full-scan fork, the floor").hasSize(3);
     assertThat(rows(summary, row -> row.path("kind").asText().equals("floor")))
         .as("the floor, range and range's one-entry plan task, the same cell")
         .extracting(row -> row.get("strategy").asText())
@@ -70,18 +70,20 @@ class ReportCliSmokeTest {
     assertThat(out.resolve("REPORT.md"))
         .content()
         .containsPattern("\\| 1,000 \\| last \\|( -?[0-9][^|]* \\|){6}\\n");
+    // range and offset took turns in each of two forks: a row each, paired fork by fork
     List<JsonNode> redemptions =
-        rows(raw, row -> row.get("benchmark").asText().endsWith("RedemptionBenchmark.redeem"));
-    assertThat(redemptions)
-        .extracting(row -> row.at("/params/strategy").asText())
-        .containsExactly("range", "offset");
-    assertThat(redemptions)
-        .allSatisfy(row -> assertThat(row.at("/primaryMetric/rawData")).as("forks").hasSize(2));
-    // range's rounds and offset's take turns: one fork of each, then the next
+        rows(summary, row -> row.path("kind").asText().equals("redemption") && row.path("storage").asText().equals("local"));
+    assertThat(redemptions).extracting(row -> row.get("strategy").asText()).containsExactly("range", "offset");
+    assertThat(redemptions).allSatisfy(row -> assertThat(row.get("forksMs")).as("forks").hasSize(2));
+    assertThat(redemptions).extracting(row -> row.get("timedIn").asText()).containsOnly(redemptions.get(0).get("timedIn").asText());
+    assertThat(rows(summary, row -> row.path("kind").asText().equals("e2e")))
+        .extracting(row -> row.get("strategy").asText())
+        .containsExactly("range", "client-local");
+    // the rotation's cells alternate iteration by iteration within each fork
     assertThat(Files.readAllLines(out.resolve("jmh.log")))
-        .filteredOn(line -> line.startsWith("# Parameters:") && line.contains("batch = last") && line.contains("strategy = "))
-        .extracting(line -> line.replaceAll(".*strategy = ([a-z-]+).*", "$1"))
-        .containsExactly("range", "offset", "range", "offset");
+        .filteredOn(line -> line.startsWith("# Benchmark: "))
+        .extracting(line -> line.substring(line.lastIndexOf('.') + 1))
+        .containsExactly("rotation", "rotation", "scan", "rotation");
   }
 
   private static List<JsonNode> rows(JsonNode array, Predicate<JsonNode> keep) {

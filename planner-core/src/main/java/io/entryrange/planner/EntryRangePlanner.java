@@ -61,6 +61,7 @@ public final class EntryRangePlanner {
       EntrySpaceCache spaces) {
     // fail when the service is built, naming the release, rather than on the first request
     EntryRangeBridge.checkIcebergRelease();
+    HeldReads.install();
     Preconditions.checkArgument(indexes != null, "Invalid manifest index cache: null");
     Preconditions.checkArgument(deleteIndexes != null, "Invalid delete index cache: null");
     Preconditions.checkArgument(spaces != null, "Invalid entry space cache: null");
@@ -69,6 +70,15 @@ public final class EntryRangePlanner {
     this.deleteIndexes = deleteIndexes;
     this.deleteAwarePlanning = deleteAwarePlanning;
     this.spaces = spaces;
+  }
+
+  /**
+   * Whether this JVM's planners open trimmed slices with held readers: false when the start-up
+   * check refused them or another library registered Avro with Iceberg after them, in which case
+   * slices are read through Iceberg's registered reader (and a warning was logged).
+   */
+  public static boolean heldReadersOn() {
+    return HeldReads.active();
   }
 
   /**

@@ -112,25 +112,30 @@ public final class EntrySpace {
    * would have them. Otherwise {@link EntrySpan#divide} cuts it at multiples of the batch size, so
    * a part's batches stay full, or, where the manifest cap ends batches early, parts start where
    * batches start; either way a whole scan takes exactly the batches a flat list would.
-   * Deterministic in its arguments; unless the cap binds, cuts at most {@code 2 * width + 1}
-   * batches, whatever the span's length.
+   * Deterministic in its arguments; unless the cap binds, cuts at most {@code width} batches,
+   * whatever the span's length (a fan-out plan call at N = 100,000 cut 65 batches only to count
+   * them, then 64 more).
    */
   public List<Part> split(EntrySpan span, BatchCut cut, int width) {
     Preconditions.checkArgument(width >= 2, "Invalid fan-out width: %s", width);
     Preconditions.checkArgument(span.end() <= size, "Invalid span: %s of %s", span, size);
-    List<Part> batches = new ArrayList<>();
-    long position = span.start();
-    while (position < span.end() && batches.size() <= width) {
-      PlanBatch batch = batchAt(position, span.end(), cut);
-      long end = position + batch.entryCount();
-      batches.add(new Part(new EntrySpan(position, end), Optional.of(batch)));
-      position = end;
-    }
-    if (batches.size() <= width) {
-      return batches;
+    boolean capMayBind = capMayBind(span, cut);
+    // unless the cap binds, every batch but the last is full, so the count is known without cutting
+    if (capMayBind || (span.length() + cut.batchSize() - 1) / cut.batchSize() <= width) {
+      List<Part> batches = new ArrayList<>();
+      long position = span.start();
+      while (position < span.end() && batches.size() <= width) {
+        PlanBatch batch = batchAt(position, span.end(), cut);
+        long end = position + batch.entryCount();
+        batches.add(new Part(new EntrySpan(position, end), Optional.of(batch)));
+        position = end;
+      }
+      if (batches.size() <= width) {
+        return batches;
+      }
     }
     List<EntrySpan> pieces =
-        capMayBind(span, cut) ? byBatches(span, cut, width) : span.divide(cut.batchSize(), width);
+        capMayBind ? byBatches(span, cut, width) : span.divide(cut.batchSize(), width);
     List<Part> parts = new ArrayList<>(width);
     for (EntrySpan part : pieces) {
       PlanBatch first = batchAt(part.start(), part.end(), cut);

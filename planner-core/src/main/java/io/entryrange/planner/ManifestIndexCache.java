@@ -21,9 +21,10 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 
 /**
  * Node-local, bounded caches of what is learned once per immutable manifest: its block index, for
- * v3 manifests the row-id offset at the start of each block, and its blocks' entries without
- * column stats ({@link StatsFreeBlock}) as scans that cannot use column stats redeem them; and of
- * each snapshot's manifest list.
+ * v3 manifests the row-id offset at the start of each block, its blocks' entries without column
+ * stats ({@link StatsFreeBlock}) as scans that cannot use column stats redeem them, and its slice
+ * headers parsed with Iceberg's readers held for them ({@link SliceReaders}); and of each
+ * snapshot's manifest list.
  *
  * <p>Why a cache is safe here: a manifest path names immutable bytes, so an entry never goes stale
  * and no replica needs another's. It only saves work; a cold replica computes the same values.
@@ -40,7 +41,7 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 public final class ManifestIndexCache {
   /**
    * Default bound: about 64 MiB of block indexes and headers, and as much again of blocks without
-   * column stats.
+   * column stats and of held readers.
    */
   public static final long DEFAULT_MAX_WEIGHT_BYTES = 64L << 20;
 
@@ -48,6 +49,7 @@ public final class ManifestIndexCache {
   private final AsyncCache<FileKey, long[]> rowIdOffsets;
   private final AsyncCache<ListKey, SnapshotManifests> manifestLists;
   private final AsyncCache<BlockKey, StatsFreeBlock> statsFreeBlocks;
+  private final AsyncCache<HeaderKey, SliceReaders> sliceReaders;
 
   public ManifestIndexCache() {
     this(DEFAULT_MAX_WEIGHT_BYTES);
@@ -79,6 +81,12 @@ public final class ManifestIndexCache {
             .<BlockKey, StatsFreeBlock>weigher((key, block) -> block.weight())
             .recordStats()
             .buildAsync();
+    this.sliceReaders =
+        Caffeine.newBuilder()
+            .maximumWeight(maxWeightBytes)
+            .<HeaderKey, SliceReaders>weigher((key, readers) -> readers.weight())
+            .recordStats()
+            .buildAsync();
   }
 
   /**
@@ -91,6 +99,7 @@ public final class ManifestIndexCache {
     rowIdOffsets.synchronous().invalidateAll();
     manifestLists.synchronous().invalidateAll();
     statsFreeBlocks.synchronous().invalidateAll();
+    sliceReaders.synchronous().invalidateAll();
   }
 
   /** Hits, misses, load times and evictions of the block-index cache, for export. */
@@ -106,6 +115,14 @@ public final class ManifestIndexCache {
   /** The same for blocks held without column stats. */
   public CacheStats statsFreeBlockStats() {
     return statsFreeBlocks.synchronous().stats();
+  }
+
+  /**
+   * The same for slice headers held parsed with their readers ({@link SliceReaders}): each miss is
+   * a header parsed.
+   */
+  public CacheStats sliceReaderStats() {
+    return sliceReaders.synchronous().stats();
   }
 
   /** The same for manifest lists. */
@@ -195,6 +212,21 @@ public final class ManifestIndexCache {
               }));
     }
     return blocks;
+  }
+
+  /**
+   * The held readers of one slice header of a manifest ({@link SliceReaders}): {@code header} is
+   * its plain slice header ({@link AvroLayout#plainHeader}) or, with {@code withoutColumnStats},
+   * the header of its entries without column stats ({@link WithoutColumnStats#header}); parsed
+   * once per manifest and node. Why a cache of their own under the same bound: readers are cheap
+   * to build again and a block index is not (it reads the manifest), so they never evict one.
+   */
+  SliceReaders sliceReaders(
+      TableKey table, ManifestFile manifest, byte[] header, boolean withoutColumnStats) {
+    return AsyncLoads.get(
+        sliceReaders,
+        new HeaderKey(FileKey.of(table, manifest), withoutColumnStats),
+        () -> SliceReaders.parse(manifest.path(), header));
   }
 
   /** Indexed blocks {@code first..last} of a manifest, read in one request when first needed. */
@@ -296,6 +328,9 @@ public final class ManifestIndexCache {
 
   /** One indexed block of a manifest as one table reached it. */
   private record BlockKey(FileKey file, int block) {}
+
+  /** One of a manifest's two slice headers, as one table reached it. */
+  private record HeaderKey(FileKey file, boolean withoutColumnStats) {}
 
   /** A snapshot's manifest list, as read through one metadata file of one table. */
   private record ListKey(TableKey table, long snapshotId, String location) {}

@@ -15,14 +15,20 @@ public record PlanBatch(List<EntryRange> ranges) implements PlannedWork {
   public PlanBatch {
     Preconditions.checkArgument(ranges != null && !ranges.isEmpty(), "Invalid batch: %s", ranges);
     ranges = List.copyOf(ranges);
-    long distinct = ranges.stream().map(EntryRange::manifest).distinct().count();
     Preconditions.checkArgument(
-        distinct == ranges.size(), "Invalid batch, a manifest appears twice: %s", ranges);
+        ranges.size() == 1
+            || ranges.stream().map(EntryRange::manifest).distinct().count() == ranges.size(),
+        "Invalid batch, a manifest appears twice: %s",
+        ranges);
   }
 
   /** Total raw entries covered, DELETED entries included. */
   public long entryCount() {
-    return ranges.stream().mapToLong(EntryRange::length).sum();
+    long entries = 0;
+    for (EntryRange range : ranges) {
+      entries += range.length();
+    }
+    return entries;
   }
 
   /**

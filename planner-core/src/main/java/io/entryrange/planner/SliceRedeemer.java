@@ -31,6 +31,10 @@ import org.apache.iceberg.io.InputFile;
  * the slice is instead made of the node's cached blocks without those maps ({@link
  * StatsFreeBlock}), read, inflated and copied once per block, so a warm redemption touches no
  * storage and Iceberg's reader parses a smaller schema and steps over no map.
+ *
+ * <p>Trimmed slices are opened with the manifest's slice header held parsed and Iceberg's readers
+ * held for it ({@link SliceReaders}), unless the start-up check refused the hook or something else
+ * replaced it ({@link HeldReads}); then Iceberg's own read function opens them as files.
  */
 final class SliceRedeemer {
   /**
@@ -62,6 +66,7 @@ final class SliceRedeemer {
     Map<String, Window> windows = new HashMap<>();
     List<ManifestFile> sliced = new ArrayList<>();
     boolean withoutStats = !EntryRangeBridge.readsColumnStats(scan, deletes);
+    boolean held = HeldReads.active();
     for (EntryRange range : batch.ranges()) {
       Cancellation.check();
       ManifestFile manifest = manifests.checkedManifest(range);
@@ -103,7 +108,12 @@ final class SliceRedeemer {
         }
         slices.put(
             manifest.path(),
-            TrimmedSlice.file(manifest.path(), cut.header(), range.end() - from, entries));
+            TrimmedSlice.file(
+                manifest.path(),
+                cut.header(),
+                range.end() - from,
+                entries,
+                held ? indexes.sliceReaders(table, manifest, cut.header(), true) : null));
         windows.put(manifest.path(), new Window(range.start(), range.end(), from));
         decoded.add(range.end() - from);
         continue;
@@ -120,7 +130,10 @@ final class SliceRedeemer {
                 blocks,
                 index.firstEntry(first),
                 from,
-                range.end()));
+                range.end(),
+                held
+                    ? indexes.sliceReaders(table, manifest, layout.plainHeader(), false)
+                    : null));
         windows.put(manifest.path(), new Window(range.start(), range.end(), from));
         decoded.add(range.end() - from);
       } else {

@@ -47,6 +47,8 @@ final class TrimmedSlice {
    * Trims {@code blocks}, a run of whole Avro blocks of the manifest whose first entry is {@code
    * blocksFirstEntry}, to entries {@code [from, end)}.
    *
+   * @param readers the held readers of the manifest's plain slice header ({@link
+   *     AvroLayout#plainHeader}), or null to leave opening the slice to whatever reads it
    * @return the trimmed file, under the manifest's own location
    * @throws DamagedManifestException if the blocks end before entry {@code end} or are damaged
    */
@@ -57,7 +59,8 @@ final class TrimmedSlice {
       byte[] blocks,
       long blocksFirstEntry,
       long from,
-      long end) {
+      long end,
+      SliceReaders readers) {
     Preconditions.checkArgument(
         from >= blocksFirstEntry && from < end, "Invalid trimmed range [%s, %s)", from, end);
     List<SegmentedFile.Window> kept = new ArrayList<>();
@@ -88,7 +91,7 @@ final class TrimmedSlice {
         }
         position = blockEnd;
       }
-      return file(location, layout.plainHeader(), end - from, kept);
+      return file(location, layout.plainHeader(), end - from, kept, readers);
     } catch (IOException | AvroRuntimeException | DataFormatException e) {
       throw new DamagedManifestException("Invalid manifest, damaged block: " + location, e);
     }
@@ -117,10 +120,15 @@ final class TrimmedSlice {
 
   /**
    * The trimmed file: {@code header} (whose last bytes are the sync marker), one block frame of
-   * the kept entries, the sync marker.
+   * the kept entries, the sync marker; a {@link HeldSlice} opened with {@code readers}, the held
+   * readers of that header, unless they are null.
    */
   static InputFile file(
-      String location, byte[] header, long count, List<SegmentedFile.Window> entries) {
+      String location,
+      byte[] header,
+      long count,
+      List<SegmentedFile.Window> entries,
+      SliceReaders readers) {
     long size = entries.stream().mapToLong(SegmentedFile.Window::length).sum();
     ByteArrayOutputStream frame = new ByteArrayOutputStream(20);
     BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(frame, null);
@@ -137,6 +145,8 @@ final class TrimmedSlice {
     windows.add(SegmentedFile.Window.whole(frame.toByteArray()));
     windows.addAll(entries);
     windows.add(new SegmentedFile.Window(header, header.length - sync, sync));
-    return SegmentedFile.of(location, windows);
+    return readers == null
+        ? SegmentedFile.of(location, windows)
+        : HeldSlice.of(location, windows, readers);
   }
 }

@@ -1,19 +1,30 @@
 package org.apache.iceberg;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiPredicate;
+import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.ToLongBiFunction;
 import java.util.stream.Collectors;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.InputFile;
+import org.apache.iceberg.io.OutputFile;
 import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 import org.apache.iceberg.types.Types;
+import org.apache.iceberg.util.ByteBuffers;
 import org.apache.iceberg.util.ContentFileUtil;
 
 /**
@@ -36,6 +47,11 @@ import org.apache.iceberg.util.ContentFileUtil;
  * #planFiles} so each slice attaches deletes through the index's own matching rules (sequence
  * numbers, partition and file scoping, equality field bounds, deletion vectors) without reading
  * the delete manifests again. Nothing about matching is re-implemented here.
+ *
+ * <p>Held manifest readers: {@code InternalData}'s {@code register}, through which {@code
+ * ManifestReader} gets its Avro reader, is package-private as well. {@link AvroReads} registers the
+ * planner's read function for its own in-memory slices only, keeping Iceberg's function for every
+ * other file, and {@link #describeEntries} is what the start-up check compares both ways.
  */
 public final class EntryRangeBridge {
   /**
@@ -345,6 +361,148 @@ public final class EntryRangeBridge {
     public long weight() {
       return weight;
     }
+  }
+
+  /**
+   * Iceberg's registered read and write functions for Avro metadata files, read from {@code
+   * InternalData}'s registry, and the one place that replaces the read function. Why: {@code
+   * ManifestReader} opens every manifest through {@code InternalData.read}, whose {@code register}
+   * is package-private, and what it builds per open (Avro parsing the file's schema, Iceberg's read
+   * plan) is most of a small redemption. The registry's maps are private, so they are read through
+   * a private lookup; where that fails (another release, a module layer) the hook is refused and
+   * redemption reads as before. The original functions are kept, so that every file the hook does
+   * not claim, and every write, goes to Iceberg's own function unchanged.
+   */
+  public static final class AvroReads {
+    private final Map<FileFormat, Function<InputFile, InternalData.ReadBuilder>> readers;
+    private final Function<InputFile, InternalData.ReadBuilder> original;
+    private final Function<OutputFile, InternalData.WriteBuilder> writer;
+    private volatile Function<InputFile, InternalData.ReadBuilder> registered;
+
+    private AvroReads(
+        Map<FileFormat, Function<InputFile, InternalData.ReadBuilder>> readers,
+        Function<InputFile, InternalData.ReadBuilder> original,
+        Function<OutputFile, InternalData.WriteBuilder> writer) {
+      this.readers = readers;
+      this.original = original;
+      this.writer = writer;
+    }
+
+    /** A read builder for {@code file} from the function Iceberg registered for Avro. */
+    public InternalData.ReadBuilder original(InputFile file) {
+      return original.apply(file);
+    }
+
+    /**
+     * Registers, for Avro, a read function that sends the files {@code claims} accepts to {@code
+     * claimed} and every other file to {@link #original}; writes keep Iceberg's function.
+     */
+    public synchronized void register(
+        Predicate<InputFile> claims, Function<InputFile, InternalData.ReadBuilder> claimed) {
+      Function<InputFile, InternalData.ReadBuilder> read =
+          file -> claims.test(file) ? claimed.apply(file) : original.apply(file);
+      InternalData.register(FileFormat.AVRO, writer, read);
+      this.registered = read;
+    }
+
+    /** Puts Iceberg's own read function back, if this one's is still the registered one. */
+    public synchronized void unregister() {
+      if (isRegistered()) {
+        InternalData.register(FileFormat.AVRO, writer, original);
+      }
+      this.registered = null;
+    }
+
+    /**
+     * Whether the read function {@link #register} installed is still the registry's: false once
+     * anything else registered Avro after it.
+     */
+    public boolean isRegistered() {
+      Function<InputFile, InternalData.ReadBuilder> read = registered;
+      return read != null && readers.get(FileFormat.AVRO) == read;
+    }
+  }
+
+  /**
+   * The registry's Avro functions as they are now ({@link AvroReads}).
+   *
+   * @throws IllegalStateException if the registry cannot be read on this Iceberg
+   */
+  @SuppressWarnings("unchecked")
+  public static AvroReads avroReads() {
+    try {
+      MethodHandles.Lookup registry =
+          MethodHandles.privateLookupIn(InternalData.class, MethodHandles.lookup());
+      Map<FileFormat, Function<InputFile, InternalData.ReadBuilder>> readers =
+          (Map<FileFormat, Function<InputFile, InternalData.ReadBuilder>>)
+              registry.findStaticGetter(InternalData.class, "READ_BUILDERS", Map.class).invoke();
+      Map<FileFormat, Function<OutputFile, InternalData.WriteBuilder>> writers =
+          (Map<FileFormat, Function<OutputFile, InternalData.WriteBuilder>>)
+              registry.findStaticGetter(InternalData.class, "WRITE_BUILDERS", Map.class).invoke();
+      Function<InputFile, InternalData.ReadBuilder> read = readers.get(FileFormat.AVRO);
+      Function<OutputFile, InternalData.WriteBuilder> write = writers.get(FileFormat.AVRO);
+      if (read == null || write == null) {
+        throw new IllegalStateException("No Avro functions in Iceberg's InternalData registry");
+      }
+      return new AvroReads(readers, read, write);
+    } catch (IllegalStateException e) {
+      throw e;
+    } catch (Throwable t) {
+      throw new IllegalStateException("Cannot read Iceberg's InternalData registry", t);
+    }
+  }
+
+  /**
+   * The column lists a data-table scan selects from manifests, without stats first, then with
+   * them, and the manifest reader's "every column", for the held readers' start-up check to read
+   * with.
+   */
+  public static List<List<String>> manifestColumnLists() {
+    return List.of(
+        BaseScan.SCAN_COLUMNS, BaseScan.SCAN_WITH_STATS_COLUMNS, ManifestReader.ALL_COLUMNS);
+  }
+
+  /**
+   * Every entry of {@code manifest} as Iceberg's manifest reader returns it through {@code io},
+   * deleted ones included, each as one line of text: status, snapshot id, sequence numbers,
+   * position, spec id, manifest location, first row id, key metadata, and the file as {@code
+   * ContentFileParser} and {@code toString} write it (column stats among them). Why: the held
+   * readers' start-up check compares what Iceberg's reader returns from one slice read both ways,
+   * field by field; the lines are taken while iterating, since the reader reuses its records.
+   */
+  public static List<String> describeEntries(
+      ManifestFile manifest,
+      FileIO io,
+      Map<Integer, PartitionSpec> specsById,
+      Collection<String> columns,
+      Expression rowFilter) {
+    PartitionSpec spec = specsById.get(manifest.partitionSpecId());
+    List<String> lines = new ArrayList<>();
+    try (ManifestReader<DataFile> reader =
+            ManifestFiles.read(manifest, io, specsById).select(columns).filterRows(rowFilter);
+        CloseableIterable<ManifestEntry<DataFile>> entries = reader.entries()) {
+      for (ManifestEntry<DataFile> entry : entries) {
+        DataFile file = entry.file();
+        ByteBuffer key = file.keyMetadata();
+        lines.add(
+            String.join(
+                "|",
+                String.valueOf(entry.status()),
+                String.valueOf(entry.snapshotId()),
+                String.valueOf(entry.dataSequenceNumber()),
+                String.valueOf(entry.fileSequenceNumber()),
+                String.valueOf(file.pos()),
+                String.valueOf(file.specId()),
+                String.valueOf(file.manifestLocation()),
+                String.valueOf(file.firstRowId()),
+                key == null ? "null" : HexFormat.of().formatHex(ByteBuffers.toByteArray(key)),
+                ContentFileParser.toJson(file, spec),
+                String.valueOf(file)));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return lines;
   }
 
   private static DataTableScan dataScan(TableScan scan) {

@@ -77,7 +77,7 @@ class StatsFreeBlockTest {
       }
       List<GenericRecord> kept = new ArrayList<>();
       try (DataFileStream<GenericRecord> entries =
-          stream(TrimmedSlice.file(manifest.path(), cut.header(), end - from, windows))) {
+          stream(TrimmedSlice.file(manifest.path(), cut.header(), end - from, windows, null))) {
         Schema dataFile = entries.getSchema().getField("data_file").schema();
         assertThat(STATS).allSatisfy(name -> assertThat(dataFile.getField(name)).as(name).isNull());
         entries.forEach(kept::add);

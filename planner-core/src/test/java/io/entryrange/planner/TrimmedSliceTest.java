@@ -90,7 +90,8 @@ class TrimmedSliceTest {
             blocks,
             index.firstEntry(first),
             from,
-            end);
+            end,
+            null);
     List<String> kept = new ArrayList<>();
     try (DataFileStream<GenericRecord> entries = stream(trimmed)) {
       assertThat(entries.getMetaString("avro.codec")).isEqualTo("null");
@@ -201,7 +202,7 @@ class TrimmedSliceTest {
     assertThatThrownBy(
             () ->
                 TrimmedSlice.of(
-                    manifest.path(), index.avroLayout(), index.entryMarks(), blocks, from, from, end))
+                    manifest.path(), index.avroLayout(), index.entryMarks(), blocks, from, from, end, null))
         .isInstanceOf(DamagedManifestException.class)
         .hasMessageContaining(manifest.path());
   }

@@ -36,10 +36,11 @@ record PlanTaskIssuer(PlanTaskCodec codec, PlanTaskSigner signer, long targetRes
       PlanBinding plan,
       List<Handout> handouts) {
     List<String> planTasks = new ArrayList<>(handouts.size());
+    PlanTaskCodec.Batch batch = codec.batch(ident, carried, plan);
     for (Handout handout : handouts) {
       Optional<String> planTask = Optional.empty();
       for (PlannedWork work : handout.forms()) {
-        planTask = planTask.or(() -> codec.tryEncode(PlanTask.of(ident, carried, work), plan));
+        planTask = planTask.or(() -> batch.tryEncode(PlanTask.of(ident, carried, work)));
       }
       if (planTask.isEmpty()) {
         return Optional.empty();

@@ -2,6 +2,7 @@ package io.entryrange.token;
 
 import com.github.benmanes.caffeine.cache.stats.CacheStats;
 import io.entryrange.planner.DeleteIndexCache;
+import io.entryrange.planner.EntryRangePlanner;
 import io.entryrange.planner.FallbackReason;
 import io.entryrange.planner.ManifestIndexCache;
 import java.util.EnumMap;
@@ -182,6 +183,8 @@ public final class PlanningMetrics {
     put(values, "row-id-offset-cache", indexes.rowIdOffsetStats());
     put(values, "manifest-list-cache", indexes.manifestListStats());
     put(values, "stats-free-block-cache", indexes.statsFreeBlockStats());
+    put(values, "slice-reader-cache", indexes.sliceReaderStats());
+    values.put("held-readers.on", EntryRangePlanner.heldReadersOn() ? 1L : 0L);
     put(values, "delete-index-cache", deleteIndexes.stats());
     values.put("full-plans", fullPlans());
     values.put("plans.inline-oversize-scan", inlinePlans());

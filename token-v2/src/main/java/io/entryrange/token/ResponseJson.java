@@ -2,8 +2,10 @@ package io.entryrange.token;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.io.SerializedString;
+import com.fasterxml.jackson.core.json.UTF8JsonGenerator;
 import java.io.IOException;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -64,6 +66,7 @@ final class ResponseJson {
   private static final SerializedString RECORD_COUNT = new SerializedString("record-count");
   private static final SerializedString SORT_ORDER_ID = new SerializedString("sort-order-id");
   private static final SerializedString RESIDUAL_FILTER = new SerializedString("residual-filter");
+  private static final SerializedString PLAN_TASKS = new SerializedString("plan-tasks");
   private static final Map<FileFormat, SerializedString> FORMATS = formats();
 
   /** {@code ContentFile.avgValueSizes()}, a column stat Iceberg 1.12 adds; null on 1.11. */
@@ -99,7 +102,7 @@ final class ResponseJson {
         gen.writeStringField("plan-id", response.planId());
       }
       if (response.planTasks() != null) {
-        JsonUtil.writeStringArray("plan-tasks", response.planTasks(), gen);
+        planTasks(response.planTasks(), gen);
       }
       new ResponseJson(specs, partitionJson).tasks(response.fileScanTasks(), gen);
       gen.writeEndObject();
@@ -144,11 +147,51 @@ final class ResponseJson {
       }
       gen.writeStartObject();
       if (response.planTasks() != null) {
-        JsonUtil.writeStringArray("plan-tasks", response.planTasks(), gen);
+        planTasks(response.planTasks(), gen);
       }
       new ResponseJson(specs, partitionJson).tasks(response.fileScanTasks(), gen);
       gen.writeEndObject();
     };
+  }
+
+  /**
+   * {@code "plan-tasks"} as {@code JsonUtil.writeStringArray} writes it: a plan task made of
+   * base64url and a signature's dot, which JSON never escapes, is copied in as its bytes; any other
+   * string is written as a string. Why: Jackson checks every character of a string for escaping,
+   * and the 64 plan tasks of a fan-out plan response (about 22 KB) were the largest part of what a
+   * plan call at N = 100,000 writes beyond one at N = 1,000.
+   */
+  private static void planTasks(List<String> planTasks, JsonGenerator gen) throws IOException {
+    gen.writeFieldName(PLAN_TASKS);
+    gen.writeStartArray();
+    // only a generator of bytes takes bytes; one of characters writes every plan task as a string
+    boolean bytes = gen instanceof UTF8JsonGenerator;
+    for (String planTask : planTasks) {
+      byte[] ascii = bytes ? planTask.getBytes(StandardCharsets.US_ASCII) : null;
+      if (bytes && plain(ascii)) {
+        gen.writeRawUTF8String(ascii, 0, ascii.length);
+      } else {
+        gen.writeString(planTask);
+      }
+    }
+    gen.writeEndArray();
+  }
+
+  /** Whether every byte is a base64url character or a dot (a character not in ASCII reads '?'). */
+  private static boolean plain(byte[] ascii) {
+    for (byte b : ascii) {
+      boolean plain =
+          (b >= 'A' && b <= 'Z')
+              || (b >= 'a' && b <= 'z')
+              || (b >= '0' && b <= '9')
+              || b == '-'
+              || b == '_'
+              || b == '.';
+      if (!plain) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Whether Iceberg would write these tasks with no delete files and every spec known. */

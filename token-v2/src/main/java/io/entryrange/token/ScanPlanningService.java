@@ -398,8 +398,7 @@ public final class ScanPlanningService implements AutoCloseable {
           planner.planOffsets(
               effective, sortedPlans.get(ident, table, effective, caller, trace.io()), fit);
     }
-    Optional<List<String>> planTasks =
-        issuer.encoded(ident, requested, id.binding(), plan.handouts());
+    Optional<List<String>> planTasks = fit.encoded(plan.handouts());
     if (planTasks.isEmpty()) {
       metrics.inlinePlan();
     }
@@ -478,7 +477,7 @@ public final class ScanPlanningService implements AutoCloseable {
     }
     metrics.redemption(planTask);
     List<String> children =
-        issuer.encoded(ident, carried, plan, redeemed.handouts())
+        fit.encoded(redeemed.handouts())
             .orElseThrow(
                 () -> rejected(trace, RejectionReason.UNKNOWN_SPAN, "span too large to hand out"));
     ScanReply<FetchScanTasksResponse> reply =

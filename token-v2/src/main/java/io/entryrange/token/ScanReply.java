@@ -45,10 +45,11 @@ public final class ScanReply<R> {
 
   /**
    * The response written as Iceberg's REST serializers write it (compact JSON, UTF-8), read-only,
-   * or empty when the service did not write it: no target check wrote this exact response (a
-   * single entry larger than the target, say), so the host writes {@link #response()} itself,
-   * within its own limit. Why bytes: they are what was measured and what goes on the wire; a
-   * host that sends them skips decoding the JSON into a string and encoding it again.
+   * or empty when the service did not write it: the response is past the target (a single entry
+   * larger than the target, say, or a plan answered inline), so the host writes {@link
+   * #response()} itself, within its own limit. Why bytes: they are what was measured and what
+   * goes on the wire; a host that sends them skips decoding the JSON into a string and encoding it
+   * again.
    */
   public Optional<ByteBuffer> jsonUtf8() {
     return json == null ? Optional.empty() : Optional.of(ByteBuffer.wrap(json).asReadOnlyBuffer());

@@ -33,6 +33,7 @@ final class WrittenFit<R> implements ResponseFit {
   private final BiFunction<List<FileScanTask>, List<String>, R> builder;
   private final Writer<R> writer;
   private List<FileScanTask> keptTasks;
+  private List<Handout> keptHandouts;
   private List<String> keptPlanTasks;
   private R keptResponse;
   private byte[] keptJson;
@@ -61,9 +62,10 @@ final class WrittenFit<R> implements ResponseFit {
       return true;
     }
     R response = builder.apply(tasks, planTasks.get());
-    Optional<byte[]> json = written(response, tasks.size());
+    Optional<byte[]> json = written(response, tasks.size(), planTasks.get());
     if (json.isPresent()) {
       keptTasks = tasks;
+      keptHandouts = handouts;
       keptPlanTasks = planTasks.get();
       keptResponse = response;
       keptJson = json.get();
@@ -72,8 +74,25 @@ final class WrittenFit<R> implements ResponseFit {
   }
 
   /**
+   * The handouts as plan task strings: the ones this fit encoded for the response it last found
+   * fitting when these are the same handouts, else encoded now; empty when the codec cannot carry
+   * one. Why: the response is measured with its plan tasks in it, so by the time the caller sends
+   * it they were encoded once already; encoding them again doubled a fan-out plan call's work on
+   * its 64 plan tasks.
+   */
+  Optional<List<String>> encoded(List<Handout> handouts) {
+    if (keptResponse != null && (handouts == keptHandouts || handouts.equals(keptHandouts))) {
+      return Optional.of(keptPlanTasks);
+    }
+    return encoder.apply(handouts);
+  }
+
+  /**
    * The reply holding these tasks and plan tasks: the response this fit last found fitting, with
-   * its JSON, when it holds the same tasks (the same objects) and plan tasks; else built anew.
+   * its JSON, when it holds the same tasks (the same objects) and plan tasks; else built anew, with
+   * its JSON when it is within the target (a batch of one entry, which is never cut, so never
+   * measured), else without (a plan answered inline past the target, which the host writes within
+   * its own limit).
    */
   ScanReply<R> reply(List<FileScanTask> tasks, List<String> planTasks) {
     if (keptResponse != null
@@ -81,7 +100,8 @@ final class WrittenFit<R> implements ResponseFit {
         && planTasks.equals(keptPlanTasks)) {
       return new ScanReply<>(keptResponse, keptJson);
     }
-    return new ScanReply<>(builder.apply(tasks, planTasks), null);
+    R response = builder.apply(tasks, planTasks);
+    return new ScanReply<>(response, written(response, tasks.size(), planTasks).orElse(null));
   }
 
   private static boolean sameTasks(List<FileScanTask> tasks, List<FileScanTask> kept) {
@@ -100,8 +120,8 @@ final class WrittenFit<R> implements ResponseFit {
   }
 
   /** The response's JSON, or empty once it passes the target. */
-  private Optional<byte[]> written(R response, int tasks) {
-    TargetBuffer buffer = new TargetBuffer(targetBytes, tasks);
+  private Optional<byte[]> written(R response, int tasks, List<String> planTasks) {
+    TargetBuffer buffer = new TargetBuffer(targetBytes, tasks, planTasks);
     try (JsonGenerator gen = JsonUtil.factory().createGenerator(buffer)) {
       writer.write(response, gen);
     } catch (TargetBuffer.Overflow e) {
@@ -112,6 +132,23 @@ final class WrittenFit<R> implements ResponseFit {
     return Optional.of(buffer.toByteArray());
   }
 
+  /** What a buffer for a response of {@code tasks} tasks starts with ({@link TargetBuffer}). */
+  static int startBytes(long targetBytes, int tasks) {
+    return startBytes(targetBytes, tasks, List.of());
+  }
+
+  /** The same for a response that also holds {@code planTasks}. */
+  private static int startBytes(long targetBytes, int tasks, List<String> planTasks) {
+    long planTaskBytes = 0;
+    for (String planTask : planTasks) {
+      planTaskBytes += planTask.length() + 3;
+    }
+    return (int)
+        Math.min(
+            Math.min(targetBytes, 8192 + TargetBuffer.TASK_BYTES * tasks + planTaskBytes),
+            TargetBuffer.MAX_START_BYTES);
+  }
+
   /** Writes one response with a generator; Iceberg's response parsers' {@code toJson}. */
   @FunctionalInterface
   interface Writer<R> {
@@ -120,8 +157,10 @@ final class WrittenFit<R> implements ResponseFit {
 
   /**
    * A buffer that refuses to grow past the target. It starts at what {@code tasks} tasks without
-   * stats usually take (a few hundred bytes each): a buffer doubling from a small start copied
-   * about as many bytes as a response holds, a third of a full scan's allocation on the server.
+   * stats usually take (a few hundred bytes each) and its plan tasks: a buffer doubling from a
+   * small start copied about as many bytes as a response holds, a third of a full scan's
+   * allocation on the server, and the 64 plan tasks of a fan-out plan response (about 22 KB) made
+   * it grow once more.
    */
   private static final class TargetBuffer extends ByteArrayOutputStream {
     /** Bytes of a task's JSON without column stats, a little above the usual. */
@@ -132,8 +171,8 @@ final class WrittenFit<R> implements ResponseFit {
 
     private final long targetBytes;
 
-    TargetBuffer(long targetBytes, int tasks) {
-      super((int) Math.min(Math.min(targetBytes, 8192 + TASK_BYTES * tasks), MAX_START_BYTES));
+    TargetBuffer(long targetBytes, int tasks, List<String> planTasks) {
+      super(startBytes(targetBytes, tasks, planTasks));
       this.targetBytes = targetBytes;
     }
 

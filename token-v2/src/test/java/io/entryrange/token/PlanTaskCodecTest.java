@@ -13,6 +13,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.entryrange.planner.EntryRange;
+import io.entryrange.planner.EntrySpan;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -59,6 +61,62 @@ class PlanTaskCodecTest {
       assertThat(decodedWindow.offset()).isEqualTo(windowed.offset());
       assertThat(decodedWindow.limit()).isEqualTo(windowed.limit());
     }
+  }
+
+  /**
+   * A batch of one response's plan tasks, whose table and scan are written once and copied in,
+   * encodes every plan task to the same string as encoding it alone, for every kind and scan
+   * (the full scan's filter has strings, a timestamp and nesting); a task of another scan, or
+   * refused for its size, is treated as {@code tryEncode} treats it.
+   */
+  @Test
+  void aBatchEncodesEachPlanTaskAsEncodingItAlone() {
+    PlanTableScanRequest unusual =
+        PlanTableScanRequest.builder()
+            .withSnapshotId(8L)
+            .withFilter(Expressions.in("city", "Zürich", "東京", "line\nbreak \"quoted\"", "\uD83D\uDE00"))
+            .build();
+    for (TableIdentifier table : List.of(TABLE, TableIdentifier.of("naïve", "tàble \uD83D\uDE00"))) {
+      for (PlanTableScanRequest scan : List.of(fullScan(SNAPSHOT_ID), minimalScan(SNAPSHOT_ID), unusual)) {
+        assertBatchEncodesAsAlone(table, scan);
+      }
+    }
+  }
+
+  private void assertBatchEncodesAsAlone(TableIdentifier table, PlanTableScanRequest scan) {
+    long snapshotId = scan.snapshotId();
+    List<PlanTask> tasks =
+        List.of(
+            new RangePlanTask(table, snapshotId, scan, ranges(3)),
+            new OffsetPlanTask(table, 10, 100, scan),
+            new FanOutPlanTask(
+                table, scan, FanOutPlanTask.Space.OFFSETS, 100, 0, 64, 250_000, new EntrySpan(0, 250_000)),
+            new FanOutPlanTask(
+                table,
+                scan,
+                FanOutPlanTask.Space.ENTRIES,
+                100,
+                64,
+                64,
+                1_000_000,
+                new EntrySpan(1_000, 17_000)));
+    PlanBinding bound = new PlanBinding("AAAAAAAAAAAAAAAA", 1_800_000_000_000L);
+    for (PlanBinding plan : Arrays.asList(null, bound)) {
+      PlanTaskCodec.Batch batch = codec.batch(table, scan, plan);
+      for (PlanTask task : tasks) {
+        assertThat(batch.tryEncode(task))
+            .as("%s bound to %s", task, plan)
+            .isPresent()
+            .isEqualTo(codec.tryEncode(task, plan));
+      }
+      PlanTask refused = new RangePlanTask(table, snapshotId, scan, ranges(65));
+      assertThat(batch.tryEncode(refused)).isEmpty();
+      PlanTask otherScan = new OffsetPlanTask(table, 10, 100, minimalScan(99));
+      assertThat(batch.tryEncode(otherScan))
+          .isPresent()
+          .isEqualTo(codec.tryEncode(otherScan, plan));
+    }
+    assertThat(codec.tryEncode(tasks.get(0), null)).isEqualTo(codec.tryEncode(tasks.get(0)));
   }
 
   private static void assertSameScan(PlanTableScanRequest actual, PlanTableScanRequest expected) {

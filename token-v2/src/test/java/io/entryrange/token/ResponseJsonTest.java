@@ -4,9 +4,14 @@ import static org.apache.iceberg.types.Types.NestedField.optional;
 import static org.apache.iceberg.types.Types.NestedField.required;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import io.entryrange.planner.testing.IcebergScans;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -85,7 +90,11 @@ class ResponseJsonTest {
         TableScan scan = table.newScan().filter(filter);
         List<FileScanTask> tasks =
             SharedResiduals.of(IcebergScans.planFiles(stats ? scan.includeColumnStats() : scan), filter, true);
-        List<String> planTasks = random.nextBoolean() ? List.of("pt-" + seed, "pt-2") : null;
+        // plan tasks as the codec and signer write them, and strings JSON must escape
+        List<String> planTasks =
+            random.nextBoolean()
+                ? List.of("pt-" + seed, "cHQtMg.c2ln_-", "pt \"quoted\" \u00e9\n")
+                : null;
         PlanTableScanResponse.Builder plan =
             ScanResponses.plan(table.specs())
                 .withPlanStatus(PlanStatus.COMPLETED)
@@ -105,6 +114,12 @@ class ResponseJsonTest {
             .isEqualTo(PlanTableScanResponseParser.toJson(planned));
         assertThat(JsonUtil.generate(gen -> ResponseJson.fetch(table.specs(), PARTITIONS).write(fetched, gen), false))
             .as(what)
+            .isEqualTo(FetchScanTasksResponseParser.toJson(fetched));
+        assertThat(utf8(gen -> ResponseJson.plan(table.specs(), PARTITIONS).write(planned, gen)))
+            .as("as bytes, %s", what)
+            .isEqualTo(PlanTableScanResponseParser.toJson(planned));
+        assertThat(new String(new TaskResponseWriter(table.specs()).write(fetched), StandardCharsets.UTF_8))
+            .as("the public writer, %s", what)
             .isEqualTo(FetchScanTasksResponseParser.toJson(fetched));
       }
     }
@@ -163,6 +178,22 @@ class ResponseJsonTest {
       assertThat(JsonUtil.generate(gen -> ResponseJson.fetch(table.specs(), cache).write(fetched, gen), false))
           .isEqualTo(expected);
     }
+  }
+
+  /** What {@code write} writes through a generator of UTF-8 bytes, as the service writes. */
+  private static String utf8(JsonWrite write) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (JsonGenerator gen = JsonUtil.factory().createGenerator(out)) {
+      write.to(gen);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return out.toString(StandardCharsets.UTF_8);
+  }
+
+  @FunctionalInterface
+  private interface JsonWrite {
+    void to(JsonGenerator gen) throws java.io.IOException;
   }
 
   /** A format v2 table of {@link #SCHEMA} in a new in-memory catalog. */

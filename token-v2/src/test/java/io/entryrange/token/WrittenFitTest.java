@@ -3,6 +3,8 @@ package io.entryrange.token;
 import static org.apache.iceberg.types.Types.NestedField.required;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.entryrange.planner.Handout;
+import io.entryrange.planner.OffsetBatch;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -103,20 +105,60 @@ class WrittenFitTest {
         .isEmpty();
   }
 
+  /**
+   * A reply other than the one last measured (fewer tasks, another order, other plan tasks, or
+   * none measured at all, as for a batch of one entry) is written anew within the target, as
+   * Iceberg writes it, so the host sends the service's bytes either way.
+   */
   @Test
-  void anyOtherResponseIsLeftForTheHostToWrite() {
+  void anyOtherResponseIsWrittenAnewWithinTheTarget() {
     WrittenFit<PlanTableScanResponse> fit = fit(Long.MAX_VALUE);
     assertThat(fit.fits(tasks, List.of())).isTrue();
-
-    assertThat(fit.reply(tasks.subList(0, tasks.size() - 1), PLAN_TASKS).json())
-        .as("fewer tasks")
-        .isEmpty();
     List<FileScanTask> reordered = new ArrayList<>(tasks);
     reordered.add(0, reordered.remove(reordered.size() - 1));
-    assertThat(fit.reply(reordered, PLAN_TASKS).json()).as("same tasks, other order").isEmpty();
-    assertThat(fit.reply(tasks, List.of("plan-task-1")).json()).as("other plan tasks").isEmpty();
-    ScanReply<PlanTableScanResponse> rebuilt = fit.reply(tasks, List.of("plan-task-1"));
-    assertThat(rebuilt.response().planTasks()).containsExactly("plan-task-1");
+
+    for (ScanReply<PlanTableScanResponse> reply :
+        List.of(
+            fit.reply(tasks.subList(0, tasks.size() - 1), PLAN_TASKS),
+            fit.reply(reordered, PLAN_TASKS),
+            fit.reply(tasks, List.of("plan-task-1")),
+            fit(Long.MAX_VALUE).reply(tasks.subList(0, 1), PLAN_TASKS))) {
+      assertThat(reply.json()).contains(PlanTableScanResponseParser.toJson(reply.response()));
+    }
+    assertThat(fit.reply(tasks, List.of("plan-task-1")).response().planTasks())
+        .containsExactly("plan-task-1");
+  }
+
+  /**
+   * The plan tasks of the response last found fitting are encoded once: asked for the same
+   * handouts again, the fit hands back those strings; other handouts are encoded anew.
+   */
+  @Test
+  void theHandoutsOfTheMeasuredResponseAreEncodedOnce() {
+    int[] encodings = {0};
+    WrittenFit<PlanTableScanResponse> fit =
+        new WrittenFit<>(
+            Long.MAX_VALUE,
+            handouts -> {
+              encodings[0] += 1;
+              return Optional.of(PLAN_TASKS);
+            },
+            (kept, planTasks) ->
+                ScanResponses.plan(table.specs())
+                    .withPlanStatus(PlanStatus.COMPLETED)
+                    .withFileScanTasks(kept)
+                    .withPlanTasks(planTasks)
+                    .build(),
+            PlanTableScanResponseParser::toJson);
+    List<Handout> handouts =
+        List.of(new Handout(List.of(new OffsetBatch(0, 10))));
+
+    assertThat(fit.fits(tasks, handouts)).isTrue();
+    assertThat(fit.encoded(handouts)).contains(PLAN_TASKS);
+    assertThat(fit.encoded(List.copyOf(handouts))).as("equal handouts").contains(PLAN_TASKS);
+    assertThat(encodings[0]).isOne();
+    fit.encoded(List.of(new Handout(List.of(new OffsetBatch(10, 10)))));
+    assertThat(encodings[0]).as("other handouts").isEqualTo(2);
   }
 
   private static WrittenFit<PlanTableScanResponse> fit(long target) {
