@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.entryrange.fixtures.CatalogSource;
 import io.entryrange.fixtures.TableLayout;
 import io.entryrange.fixtures.compare.CatalogConfig;
 import java.io.IOException;
@@ -97,6 +98,14 @@ public final class ReportCli implements Callable<Integer> {
   private List<String> catalogProperties = new ArrayList<>();
 
   @Option(
+      names = "--catalog-name",
+      paramLabel = "NAME",
+      description =
+          "The catalog's name; default its name property, else upstream, as for fixtures compare. A"
+              + " JDBC catalog keys its tables by name: give the name its writers use.")
+  private String catalogName;
+
+  @Option(
       names = "--table",
       description =
           "A table of the catalog (namespace.name): redemption, plan calls and, for a Hadoop catalog on"
@@ -122,7 +131,8 @@ public final class ReportCli implements Callable<Integer> {
       return catalogReport(start);
     }
     Preconditions.checkArgument(
-        catalogFile == null && catalogProperties.isEmpty(), "Invalid catalog without --table");
+        catalogFile == null && catalogProperties.isEmpty() && catalogName == null,
+        "Invalid catalog without --table");
     if (s3Only) {
       phase(start, "S3: S3FileIO against S3Proxy (child process), cold and warm, outside JMH");
       List<Measurement> measurements = S3Probe.measure(config.s3PlanSizes(), line -> step(start, line));
@@ -226,6 +236,7 @@ public final class ReportCli implements Callable<Integer> {
     try {
       Properties stored = new Properties();
       stored.putAll(catalog.properties());
+      stored.put(CatalogConfig.NAME, catalog.name(catalogName, CatalogSource.Upstream.DEFAULT_NAME));
       try (Writer writer = Files.newBufferedWriter(properties, StandardCharsets.UTF_8)) {
         stored.store(writer, "ReportCli --catalog, for the JMH forks");
       }
@@ -235,13 +246,7 @@ public final class ReportCli implements Callable<Integer> {
       Optional<Path> warehouseDir = source.localWarehouse();
       ReportConfig config = ReportConfig.catalog(planSize, warehouseDir.isPresent(), smoke);
       List<TableLayout.ManifestInfo> manifests = TableLayout.of(loaded).dataManifests();
-      List<ReportWriter.FixtureInfo> fixtures =
-          List.of(
-              new ReportWriter.FixtureInfo(
-                  planSize,
-                  Layout.CATALOG.label(),
-                  manifests.size(),
-                  manifests.stream().mapToLong(TableLayout.ManifestInfo::lengthBytes).sum()));
+      List<String> facts = CatalogTable.facts(loaded);
       phase(
           start,
           String.format(
@@ -270,7 +275,7 @@ public final class ReportCli implements Callable<Integer> {
       phase(start, "charts");
       TableCharts.write(measurements, source.source(), out).forEach(chart -> console.println("  " + chart));
       String report =
-          ReportWriter.render(measurements, headlines, config, machine(), fixtures, elapsed(start))
+          ReportWriter.render(measurements, headlines, config, machine(), List.of(), facts, elapsed(start))
               .replaceFirst(
                   "\n\n", "\n\nTable: `" + source.source() + "` (its layout is called `catalog` below).\n\n");
       Files.writeString(out.resolve("REPORT.md"), report, StandardCharsets.UTF_8);

@@ -24,14 +24,16 @@ final class ReportWriter {
 
   private final List<Measurement> measurements;
   private final Ratios ratios;
+  private final List<String> tableFacts;
   private final StringBuilder out = new StringBuilder();
 
   /** A fixture table as generated. */
   record FixtureInfo(int planSize, String layout, int manifests, long manifestBytes) {}
 
-  private ReportWriter(List<Measurement> measurements) {
+  private ReportWriter(List<Measurement> measurements, List<String> tableFacts) {
     this.measurements = List.copyOf(measurements);
     this.ratios = new Ratios(measurements);
+    this.tableFacts = List.copyOf(tableFacts);
   }
 
   static String render(
@@ -41,7 +43,23 @@ final class ReportWriter {
       List<String> machine,
       List<FixtureInfo> fixtures,
       String runtime) {
-    ReportWriter writer = new ReportWriter(measurements);
+    return render(measurements, headlines, config, machine, fixtures, List.of(), runtime);
+  }
+
+  /**
+   * The report; on a table of a catalog, {@code tableFacts} ({@link CatalogTable#facts}) describe
+   * that table where the generated tables would be described, and no simulated object store is
+   * mentioned, since its runs read the table's own storage.
+   */
+  static String render(
+      List<Measurement> measurements,
+      List<Headline> headlines,
+      ReportConfig config,
+      List<String> machine,
+      List<FixtureInfo> fixtures,
+      List<String> tableFacts,
+      String runtime) {
+    ReportWriter writer = new ReportWriter(measurements, tableFacts);
     writer.out.append("# Plan-task redemption: range vs offset vs Iceberg's reference\n\n");
     writer.out.append("Configuration `").append(config.name()).append("`, total runtime ").append(runtime).append(".\n\n");
     writer.out.append(Headlines.render(headlines));
@@ -93,6 +111,13 @@ final class ReportWriter {
             config.scanWarmUp().describe(),
             config.singleShots()));
     out.append("- Batch size B = ").append(PlanServer.BATCH_SIZE).append(" for every strategy\n");
+    if (!tableFacts.isEmpty()) {
+      out.append("- Storage: the table's own, through its catalog's FileIO\n\n");
+      out.append("The table measured:\n\n");
+      tableFacts.forEach(fact -> out.append("- ").append(fact).append('\n'));
+      out.append('\n');
+      return;
+    }
     out.append("- Simulated object store: 20 ms per file open and per non-sequential read\n\n");
     out.append(
         "Fixture tables (metadata-only data files, format v2, one append commit; merge-on-read layouts add "

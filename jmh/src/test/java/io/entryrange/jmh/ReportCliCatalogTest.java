@@ -44,13 +44,26 @@ class ReportCliCatalogTest {
             .execute(
                 "--smoke",
                 "--catalog-property", "type=hadoop",
+                "--catalog-name", "reported",
                 "--catalog-property", "warehouse=" + warehouse,
                 "--table", TABLE.toString(),
                 "--out", out.toString());
 
     assertThat(exit).isZero();
     String source = "catalog:hadoop/db.events";
-    assertThat(out.resolve("REPORT.md")).content().contains("Table: `" + source + "`", "Cores:");
+    assertThat(out.resolve("REPORT.md"))
+        .content()
+        .contains("Table: `" + source + "`", "Cores:")
+        .contains(
+            "The table measured:",
+            "Format version 2",
+            "4 snapshots; the current one (",
+            ") is a `delete` commit",
+            FILES + " live data files in ",
+            " position delete files, 0 deletion vectors in 0 Puffin files, 0 equality delete files",
+            "Writer not recorded in the snapshot summary",
+            "Merge-on-read: the `default` rows")
+        .doesNotContain("Simulated object store", "metadata-only", "one append commit");
     JsonNode summary = ReportCli.JSON.readTree(out.resolve("summary.json").toFile());
     List<String> cells = new ArrayList<>();
     for (JsonNode row : summary) {

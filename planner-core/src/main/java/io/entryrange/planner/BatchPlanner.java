@@ -31,6 +31,12 @@ import org.apache.iceberg.rest.requests.PlanTableScanRequest;
  * response grows with the table; width 0 hands out one batch per plan task instead (a flat list).
  * Batch size 0 returns everything inline.
  *
+ * <p>Small plans go inline: a plan whose tasks number at most the batch size and fit the response
+ * bound is answered with no plan task, however many batches of entries they span. When the first
+ * batch holds fewer tasks than the batch size and one response could hold a task for every entry
+ * of the pruned manifests (by the estimate), the plan call reads the entries after the first batch
+ * too, to see. So at batch size 1 a plan of two files still hands out a plan task.
+ *
  * <p>Responses are bounded in bytes: a batch holds at most as many entries as {@link
  * ResponseEstimate} expects to fit in the response bound (the batch size is only the upper
  * bound), and a redeemed batch whose response the caller's {@link ResponseFit} says would overflow
@@ -47,6 +53,9 @@ import org.apache.iceberg.rest.requests.PlanTableScanRequest;
  * <p>Thread-safe.
  */
 public final class BatchPlanner {
+  /** A cut with no bound: one batch of all the entries it is given. */
+  private static final BatchCut WHOLE = new BatchCut(Integer.MAX_VALUE, Integer.MAX_VALUE);
+
   private final EntryRangePlanner ranges;
   private final int batchSize;
   private final int maxManifests;
@@ -93,7 +102,7 @@ public final class BatchPlanner {
             io,
             space ->
                 batchSize == 0
-                    ? new BatchCut(Integer.MAX_VALUE, Integer.MAX_VALUE)
+                    ? WHOLE
                     : new BatchCut(
                         ResponseEstimate.batchSize(
                             targetResponseBytes,
@@ -105,6 +114,62 @@ public final class BatchPlanner {
     if (plan.fallback().isPresent()) {
       return BatchPlan.fallback(plan.fallback().get());
     }
+    Optional<RedeemedBatch> rest = restIfSmall(table, effective, io, plan, statsColumns);
+    if (rest.isEmpty()) {
+      return batched(table, effective, io, fit, plan, 0);
+    }
+    List<FileScanTask> all = new ArrayList<>(plan.first().tasks());
+    all.addAll(rest.get().tasks());
+    if (all.size() <= batchSize && fit.fits(all, List.of())) {
+      return new BatchPlan(
+          Optional.empty(),
+          all.subList(0, rowsPrefix(all, effective)),
+          List.of(),
+          plan.first().entriesDecoded() + rest.get().entriesDecoded(),
+          () -> all);
+    }
+    return batched(table, effective, io, fit, plan, rest.get().entriesDecoded());
+  }
+
+  /**
+   * The tasks of every entry after the plan's first batch, read now, while the plan may still be
+   * small enough to answer inline: there are such entries, the first batch's tasks are fewer than
+   * the batch size (and do not already guarantee the rows requested), and one response could hold
+   * a task for every entry of the space by the estimate. Empty otherwise, having read nothing.
+   *
+   * <p>Why: a selective filter over a small table leaves a few files among many entries, which
+   * batches of entries would hand out as one plan task each; bounded by one response's worth of
+   * entries, reading them costs the plan call at most what one default batch reads.
+   */
+  private Optional<RedeemedBatch> restIfSmall(
+      Table table, PlanTableScanRequest effective, FileIO io, RangePlan plan, int statsColumns) {
+    if (batchSize == 0 || plan.rest().isEmpty()) {
+      return Optional.empty();
+    }
+    List<FileScanTask> first = plan.first().tasks();
+    EntrySpace space = plan.space().get();
+    boolean enough =
+        minRows(effective) > 0 && GuaranteedRows.sum(first) >= minRows(effective);
+    if (first.size() >= batchSize || enough || !fitsOneResponse(space, statsColumns)) {
+      return Optional.empty();
+    }
+    EntrySpan rest = plan.rest().get();
+    return Optional.of(
+        ranges.redeem(table, plan.request(), space.batchAt(rest.start(), rest.end(), WHOLE), io));
+  }
+
+  /**
+   * The plan's first batch inline and handouts for the rest, up to the rows requested.
+   *
+   * @param decodedBefore entries decoded for this plan before {@code plan} was made
+   */
+  private BatchPlan batched(
+      Table table,
+      PlanTableScanRequest effective,
+      FileIO io,
+      ResponseFit fit,
+      RangePlan plan,
+      long decodedBefore) {
     Supplier<List<FileScanTask>> everything =
         () ->
             ranges
@@ -153,8 +218,15 @@ public final class BatchPlanner {
         Optional.empty(),
         first.tasks().subList(0, prefix),
         enough ? List.of() : first.handouts(),
-        first.entriesDecoded(),
+        decodedBefore + first.entriesDecoded(),
         everything);
+  }
+
+  /** Whether one response could hold a task for every entry of {@code space}, by the estimate. */
+  private boolean fitsOneResponse(EntrySpace space, int statsColumns) {
+    return space.size()
+        <= ResponseEstimate.batchSize(
+            targetResponseBytes, Integer.MAX_VALUE, space.manifestBytes(), space.size(), statsColumns);
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.entryrange.token;
 
+import io.entryrange.planner.request.FilterLiterals;
 import io.entryrange.planner.request.ScanRequests;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -24,7 +25,9 @@ import org.apache.iceberg.types.Types;
  * scans inside plan tasks alike: a client mistake found here is a 400 naming the cause (or, inside
  * a plan task, a rejected plan task), where found later it would be a server error from deep inside
  * Iceberg (a {@code NullPointerException} for an unknown stats field, a {@code
- * DateTimeParseException} for a literal that is not a timestamp).
+ * DateTimeParseException} for a literal that is not a timestamp). A literal that does not convert
+ * to its column's type is named with the column, its type and the form expected ({@link
+ * FilterLiterals}).
  *
  * <p>The literal limits bound the work and the response a filter can cause: every task of a scan
  * carries its residual, so an {@code in} list of {@code n} literals costs about {@code n} times the
@@ -70,6 +73,7 @@ public record ScanLimits(int maxLiteralsPerPredicate, int maxLiterals) {
     }
     Schema schema = ScanRequests.schemaOf(table, request.snapshotId());
     if (filter != null) {
+      FilterLiterals.check(schema, filter, request.caseSensitive());
       bind(schema, filter, request.caseSensitive());
     }
     requireSelected(schema, request.select(), request.caseSensitive());

@@ -2,8 +2,11 @@ package io.entryrange.planner.request;
 
 import io.entryrange.planner.DamagedManifestException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.IncrementalAppendScan;
@@ -13,9 +16,12 @@ import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableScan;
 import org.apache.iceberg.exceptions.ValidationException;
+import org.apache.iceberg.expressions.Binder;
+import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 import org.apache.iceberg.rest.requests.PlanTableScanRequest;
+import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.types.Types;
 import org.apache.iceberg.util.SnapshotUtil;
 
@@ -147,9 +153,6 @@ public final class ScanRequests {
   private static <T extends Scan<T, FileScanTask, ?>> T configure(
       T scan, Schema schema, PlanTableScanRequest request) {
     T configured = scan;
-    if (request.select() != null) {
-      configured = configured.select(request.select());
-    }
     if (request.filter() != null) {
       configured = configured.filter(request.filter());
     }
@@ -159,11 +162,45 @@ public final class ScanRequests {
               statsColumns(schema, request.statsFields(), request.caseSensitive()));
     }
     configured = configured.caseSensitive(request.caseSensitive());
-    // Iceberg projects lazily, when a client reads, and refuses a select whose filter names a
-    // list or map column ("Cannot explicitly project List or Map types"); projected here, every
-    // path refuses such a request before planning, as Iceberg's planFiles does
+    if (request.select() != null) {
+      Optional<Schema> whole = wholeCollections(schema, request);
+      configured =
+          whole.isPresent()
+              ? configured.project(whole.get())
+              : configured.select(request.select());
+    }
+    // Iceberg projects lazily, when a client reads; projected here, every path refuses a select
+    // Iceberg cannot project before planning
     configured.schema();
     return configured;
+  }
+
+  /**
+   * The projection for a {@code select} whose filter names a list or map column itself (Spark
+   * pushes {@code tags IS NOT NULL} with {@code tags['k'] > 100}), where Iceberg's own projection
+   * refuses ("Cannot explicitly project List or Map types"), or empty when Iceberg projects the
+   * request as it is. The projection is the columns Iceberg would project (those selected and
+   * those the filter names), with lists and maps taken whole. Why this is exact: planning reads
+   * manifests by the filter, stats fields and snapshot alone, so the projection changes no task,
+   * and this is the smallest projection Iceberg accepts that still holds every column the
+   * request needs.
+   */
+  private static Optional<Schema> wholeCollections(Schema schema, PlanTableScanRequest request) {
+    boolean caseSensitive = request.caseSensitive();
+    Expression filter = request.filter() == null ? Expressions.alwaysTrue() : request.filter();
+    Set<Integer> required =
+        new HashSet<>(Binder.boundReferences(schema.asStruct(), List.of(filter), caseSensitive));
+    Schema selected =
+        caseSensitive
+            ? schema.select(request.select())
+            : schema.caseInsensitiveSelect(request.select());
+    required.addAll(TypeUtil.getProjectedIds(selected));
+    try {
+      TypeUtil.project(schema, required);
+      return Optional.empty();
+    } catch (IllegalArgumentException e) {
+      return Optional.of(TypeUtil.select(schema, required));
+    }
   }
 
   /**
