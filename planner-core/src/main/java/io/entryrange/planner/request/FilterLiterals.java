@@ -19,7 +19,7 @@ import org.apache.iceberg.types.Types;
  *
  * <p>Why: Iceberg's binder reports such a literal as "Invalid value for conversion to type ..." or,
  * for text that is not a date or time, lets a bare {@code DateTimeParseException} through ("Text
- * '2026-01-31T10:00:00' could not be parsed at index 19"), naming neither the column nor what
+ * '1999-12-31T10:00:00' could not be parsed at index 19"), naming neither the column nor what
  * would have been accepted; a timestamp without a zone on a {@code timestamptz} column is the
  * common case. The conversion is Iceberg's own ({@link Literal#to}), so this accepts exactly the
  * literals the binder accepts. Terms that are transforms, and names the schema does not have, are
@@ -89,12 +89,12 @@ public final class FilterLiterals {
               "a number with %d digits after the point, such as %s",
               ((Types.DecimalType) type).scale(),
               decimalExample(((Types.DecimalType) type).scale()));
-      case DATE -> "an ISO-8601 date, such as 2026-01-31";
+      case DATE -> "an ISO-8601 date, such as 1999-12-31";
       case TIME -> "an ISO-8601 time, such as 10:15:30";
       case TIMESTAMP, TIMESTAMP_NANO ->
           adjustsToUtc(type)
-              ? "an ISO-8601 date-time with a zone offset, such as 2026-01-31T10:15:30+00:00"
-              : "an ISO-8601 date-time without a zone offset, such as 2026-01-31T10:15:30";
+              ? "an ISO-8601 date-time with a zone offset, such as 1999-12-31T10:15:30+00:00"
+              : "an ISO-8601 date-time without a zone offset, such as 1999-12-31T10:15:30";
       case STRING -> "a string";
       case UUID -> "a UUID, such as 123e4567-e89b-12d3-a456-426614174000";
       case FIXED ->
