@@ -3,7 +3,6 @@ package io.entryrange.token;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.entryrange.planner.batch.Handout;
 import io.entryrange.planner.ResponseFit;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
@@ -28,6 +27,12 @@ import org.apache.iceberg.util.JsonUtil;
  * @param <R> the response type
  */
 final class WrittenFit<R> implements ResponseFit {
+  /** Bytes of a task's JSON without column stats, a little above the usual. */
+  private static final long TASK_BYTES = 384;
+
+  /** The most a buffer starts with, whatever the target; beyond it, it grows as written. */
+  private static final long MAX_START_BYTES = 16 << 20;
+
   private final long targetBytes;
   private final Function<List<Handout>, Optional<List<String>>> encoder;
   private final BiFunction<List<FileScanTask>, List<String>, R> builder;
@@ -121,10 +126,11 @@ final class WrittenFit<R> implements ResponseFit {
 
   /** The response's JSON, or empty once it passes the target. */
   private Optional<byte[]> written(R response, int tasks, List<String> planTasks) {
-    TargetBuffer buffer = new TargetBuffer(targetBytes, tasks, planTasks);
+    BoundedBuffer buffer =
+        new BoundedBuffer(startBytes(targetBytes, tasks, planTasks), targetBytes, Overflow::new);
     try (JsonGenerator gen = JsonUtil.factory().createGenerator(buffer)) {
       writer.write(response, gen);
-    } catch (TargetBuffer.Overflow e) {
+    } catch (Overflow e) {
       return Optional.empty();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -132,7 +138,13 @@ final class WrittenFit<R> implements ResponseFit {
     return Optional.of(buffer.toByteArray());
   }
 
-  /** What a buffer for a response of {@code tasks} tasks starts with ({@link TargetBuffer}). */
+  /**
+   * What a buffer for a response of {@code tasks} tasks starts with: what that many tasks without
+   * stats usually take (a few hundred bytes each) and its plan tasks, since a buffer doubling from
+   * a small start copied about as many bytes as a response holds, a third of a full scan's
+   * allocation on the server, and the 64 plan tasks of a fan-out plan response (about 22 KB) made
+   * it grow once more.
+   */
   static int startBytes(long targetBytes, int tasks) {
     return startBytes(targetBytes, tasks, List.of());
   }
@@ -145,8 +157,8 @@ final class WrittenFit<R> implements ResponseFit {
     }
     return (int)
         Math.min(
-            Math.min(targetBytes, 8192 + TargetBuffer.TASK_BYTES * tasks + planTaskBytes),
-            TargetBuffer.MAX_START_BYTES);
+            Math.min(targetBytes, 8192 + TASK_BYTES * tasks + planTaskBytes),
+            MAX_START_BYTES);
   }
 
   /** Writes one response with a generator; Iceberg's response parsers' {@code toJson}. */
@@ -155,48 +167,10 @@ final class WrittenFit<R> implements ResponseFit {
     void write(R response, JsonGenerator gen) throws IOException;
   }
 
-  /**
-   * A buffer that refuses to grow past the target. It starts at what {@code tasks} tasks without
-   * stats usually take (a few hundred bytes each) and its plan tasks: a buffer doubling from a
-   * small start copied about as many bytes as a response holds, a third of a full scan's
-   * allocation on the server, and the 64 plan tasks of a fan-out plan response (about 22 KB) made
-   * it grow once more.
-   */
-  private static final class TargetBuffer extends ByteArrayOutputStream {
-    /** Bytes of a task's JSON without column stats, a little above the usual. */
-    private static final long TASK_BYTES = 384;
-
-    /** The most a buffer starts with, whatever the target; beyond it, it grows as written. */
-    private static final long MAX_START_BYTES = 16 << 20;
-
-    private final long targetBytes;
-
-    TargetBuffer(long targetBytes, int tasks, List<String> planTasks) {
-      super(startBytes(targetBytes, tasks, planTasks));
-      this.targetBytes = targetBytes;
-    }
-
-    @Override
-    public void write(byte[] bytes, int offset, int length) {
-      if (Thread.currentThread().isInterrupted()) {
-        throw new BadRequestException("Response cancelled: the request ran past request-timeout");
-      }
-      if ((long) count + length > targetBytes) {
-        throw new Overflow();
-      }
-      super.write(bytes, offset, length);
-    }
-
-    @Override
-    public void write(int b) {
-      write(new byte[] {(byte) b}, 0, 1);
-    }
-
-    /** Thrown through the generator to stop writing; no stack trace, it is control flow. */
-    private static final class Overflow extends RuntimeException {
-      Overflow() {
-        super(null, null, false, false);
-      }
+  /** Thrown through the generator to stop writing past the target; no stack trace: control flow. */
+  private static final class Overflow extends RuntimeException {
+    Overflow() {
+      super(null, null, false, false);
     }
   }
 }
