@@ -26,6 +26,9 @@ import org.apache.iceberg.SingleValueParser;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.ExpressionParser;
+import org.apache.iceberg.rest.PlanStatus;
+import org.apache.iceberg.rest.credentials.Credential;
+import org.apache.iceberg.rest.responses.ErrorResponse;
 import org.apache.iceberg.rest.responses.FetchPlanningResultResponse;
 import org.apache.iceberg.rest.responses.FetchPlanningResultResponseParser;
 import org.apache.iceberg.rest.responses.FetchScanTasksResponse;
@@ -89,10 +92,13 @@ final class ResponseJson {
   static WrittenFit.Writer<PlanTableScanResponse> plan(
       Map<Integer, PartitionSpec> specs, PartitionJsonCache partitionJson) {
     return (response, gen) -> {
-      if (response.errorResponse() != null
-          || !response.credentials().isEmpty()
-          || response.planStatus() == null
-          || !plainTasks(response.fileScanTasks(), response.deleteFiles(), specs)) {
+      if (!plainPlan(
+          response.errorResponse(),
+          response.credentials(),
+          response.planStatus(),
+          response.fileScanTasks(),
+          response.deleteFiles(),
+          specs)) {
         PlanTableScanResponseParser.toJson(response, gen);
         return;
       }
@@ -117,10 +123,13 @@ final class ResponseJson {
   static WrittenFit.Writer<FetchPlanningResultResponse> planningResult(
       Map<Integer, PartitionSpec> specs, PartitionJsonCache partitionJson) {
     return (response, gen) -> {
-      if (response.errorResponse() != null
-          || !response.credentials().isEmpty()
-          || response.planStatus() == null
-          || !plainTasks(response.fileScanTasks(), response.deleteFiles(), specs)) {
+      if (!plainPlan(
+          response.errorResponse(),
+          response.credentials(),
+          response.planStatus(),
+          response.fileScanTasks(),
+          response.deleteFiles(),
+          specs)) {
         FetchPlanningResultResponseParser.toJson(response, gen);
         return;
       }
@@ -192,6 +201,23 @@ final class ResponseJson {
       }
     }
     return true;
+  }
+
+  /**
+   * Whether a plan's answer is one this writer writes as Iceberg would: no error, no credentials,
+   * a status, and plain tasks ({@link #plainTasks}).
+   */
+  private static boolean plainPlan(
+      ErrorResponse error,
+      List<Credential> credentials,
+      PlanStatus status,
+      List<FileScanTask> tasks,
+      List<?> deleteFiles,
+      Map<Integer, PartitionSpec> specs) {
+    return error == null
+        && credentials.isEmpty()
+        && status != null
+        && plainTasks(tasks, deleteFiles, specs);
   }
 
   /** Whether Iceberg would write these tasks with no delete files and every spec known. */

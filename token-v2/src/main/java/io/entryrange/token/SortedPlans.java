@@ -3,11 +3,6 @@ package io.entryrange.token;
 import io.entryrange.planner.OffsetPlanner;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -39,24 +34,9 @@ final class SortedPlans implements AutoCloseable {
     this.counter = counter;
   }
 
-  /**
-   * The default pool: one thread per core, threads started on demand and ended when idle,
-   * daemons so an unclosed service never holds a JVM open.
-   */
+  /** The default pool ({@link IdlePools}). */
   private static ExecutorService ownPool() {
-    int threads = Runtime.getRuntime().availableProcessors();
-    AtomicInteger count = new AtomicInteger();
-    ThreadFactory factory =
-        task -> {
-          Thread thread = new Thread(task, "scan-planning-" + count.incrementAndGet());
-          thread.setDaemon(true);
-          return thread;
-        };
-    ThreadPoolExecutor pool =
-        new ThreadPoolExecutor(
-            threads, threads, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), factory);
-    pool.allowCoreThreadTimeOut(true);
-    return pool;
+    return IdlePools.perCore("scan-planning-");
   }
 
   List<FileScanTask> get(

@@ -7,12 +7,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
@@ -60,24 +55,12 @@ final class SubmittedPlans implements AutoCloseable {
   }
 
   /**
-   * The default runner: one thread per core, started on demand and ended after 30 s idle,
-   * daemons. Not the planning pool: a whole-snapshot plan waits there for its own manifest reads,
-   * and background plans holding every thread of it would wait forever.
+   * The default runner ({@link IdlePools}). Not the planning pool: a whole-snapshot plan waits
+   * there for its own manifest reads, and background plans holding every thread of it would wait
+   * forever.
    */
   private static ExecutorService ownPool() {
-    int threads = Runtime.getRuntime().availableProcessors();
-    AtomicInteger count = new AtomicInteger();
-    ThreadFactory factory =
-        task -> {
-          Thread thread = new Thread(task, "scan-planning-submitted-" + count.incrementAndGet());
-          thread.setDaemon(true);
-          return thread;
-        };
-    ThreadPoolExecutor pool =
-        new ThreadPoolExecutor(
-            threads, threads, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), factory);
-    pool.allowCoreThreadTimeOut(true);
-    return pool;
+    return IdlePools.perCore("scan-planning-submitted-");
   }
 
   /** What this replica holds of plan {@code nonce}: its outcome, done or still coming. */
