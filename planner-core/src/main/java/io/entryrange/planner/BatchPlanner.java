@@ -8,6 +8,8 @@ import io.entryrange.planner.batch.Handout;
 import io.entryrange.planner.batch.OffsetBatch;
 import io.entryrange.planner.batch.PlannedWork;
 import io.entryrange.planner.batch.RangeBatch;
+import io.entryrange.planner.exceptions.InvalidBatchException;
+import io.entryrange.planner.slice.RedeemedBatch;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

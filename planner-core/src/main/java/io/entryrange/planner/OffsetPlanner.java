@@ -1,5 +1,6 @@
 package io.entryrange.planner;
 
+import io.entryrange.planner.exceptions.Cancellation;
 import io.entryrange.planner.request.ScanRequests;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -5,6 +5,7 @@ import io.entryrange.planner.batch.EntryBatches;
 import io.entryrange.planner.batch.EntrySpace;
 import io.entryrange.planner.batch.EntrySpan;
 import io.entryrange.planner.batch.RangeBatch;
+import io.entryrange.planner.slice.RedeemedBatch;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

@@ -1,6 +1,5 @@
 package io.entryrange.planner.batch;
 
-import io.entryrange.planner.slice.SnapshotManifests;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

@@ -1,6 +1,6 @@
 package io.entryrange.planner.request;
 
-import io.entryrange.planner.DamagedManifestException;
+import io.entryrange.planner.exceptions.DamagedManifestException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

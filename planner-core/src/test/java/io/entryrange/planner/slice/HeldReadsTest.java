@@ -3,7 +3,6 @@ package io.entryrange.planner.slice;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.entryrange.planner.EntryRangePlanner;
-import io.entryrange.planner.RedeemedBatch;
 import io.entryrange.planner.batch.EntryRange;
 import io.entryrange.planner.batch.RangeBatch;
 import io.entryrange.planner.cache.DeleteIndexCache;

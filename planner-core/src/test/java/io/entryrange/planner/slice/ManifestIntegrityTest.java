@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.entryrange.planner.EntryRangePlanner;
-import io.entryrange.planner.RedeemedBatch;
 import io.entryrange.planner.batch.EntryRange;
 import io.entryrange.planner.batch.RangeBatch;
 import io.entryrange.planner.io.ForwardingFileIO;

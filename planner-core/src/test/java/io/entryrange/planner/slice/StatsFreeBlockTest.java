@@ -3,8 +3,8 @@ package io.entryrange.planner.slice;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.entryrange.planner.DamagedManifestException;
 import io.entryrange.planner.cache.TableKey;
+import io.entryrange.planner.exceptions.DamagedManifestException;
 import io.entryrange.planner.testing.TestTables;
 import java.io.IOException;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.entryrange.planner;
+package io.entryrange.planner.exceptions;
 
 import java.util.concurrent.CancellationException;
 
