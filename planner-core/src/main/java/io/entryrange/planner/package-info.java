@@ -7,7 +7,7 @@
  *
  * <p>The parts live in sub-packages, each depending only on the public types of those below it,
  * so the package graph has one direction: {@code exceptions} (what planning throws, and the
- * cancellation check; depends on nothing), {@code io} (read wrappers), {@code request} (scan
+ * interrupt check; depends on nothing), {@code io} (read wrappers), {@code request} (scan
  * requests pinned, copied and turned into Iceberg scans), {@code batch} (the work one plan task
  * stands for, the snapshot's data manifests, and how batches and spans are cut from manifest-list
  * counts), {@code cache} (node-local caches and their keys), {@code slice} (redeeming a batch

@@ -4,8 +4,8 @@ import io.entryrange.planner.batch.EntryRange;
 import io.entryrange.planner.batch.RangeBatch;
 import io.entryrange.planner.batch.SnapshotManifests;
 import io.entryrange.planner.cache.TableKey;
-import io.entryrange.planner.exceptions.Cancellation;
 import io.entryrange.planner.exceptions.DamagedManifestException;
+import io.entryrange.planner.exceptions.Interruption;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -88,7 +88,7 @@ public final class SliceRedeemer {
     boolean withoutStats = !EntryRangeBridge.readsColumnStats(scan, deletes);
     boolean held = HeldReads.active();
     for (EntryRange range : batch.ranges()) {
-      Cancellation.check();
+      Interruption.check();
       ManifestFile manifest = manifests.checkedManifest(range);
       ManifestBlockIndex index = indexes.blockIndex(table, manifest, io);
       if (index.entryCount() != SnapshotManifests.entryCount(manifest)) {
