@@ -89,7 +89,7 @@ final class ResponseJson {
    * As {@link PlanTableScanResponseParser#toJson(PlanTableScanResponse, JsonGenerator)}, for
    * responses built with {@code specs}, taking partitions' JSON from {@code partitionJson}.
    */
-  static WrittenFit.Writer<PlanTableScanResponse> plan(
+  static ResponseWriter<PlanTableScanResponse> plan(
       Map<Integer, PartitionSpec> specs, PartitionJsonCache partitionJson) {
     return (response, gen) -> {
       if (!plainPlan(
@@ -120,7 +120,7 @@ final class ResponseJson {
    * JsonGenerator)}, for responses built with {@code specs}, taking partitions' JSON from {@code
    * partitionJson}: a poll's answer to a completed plan, the plan response without its id.
    */
-  static WrittenFit.Writer<FetchPlanningResultResponse> planningResult(
+  static ResponseWriter<FetchPlanningResultResponse> planningResult(
       Map<Integer, PartitionSpec> specs, PartitionJsonCache partitionJson) {
     return (response, gen) -> {
       if (!plainPlan(
@@ -147,7 +147,7 @@ final class ResponseJson {
    * As {@link FetchScanTasksResponseParser#toJson(FetchScanTasksResponse, JsonGenerator)}, for
    * responses built with {@code specs}, taking partitions' JSON from {@code partitionJson}.
    */
-  static WrittenFit.Writer<FetchScanTasksResponse> fetch(
+  static ResponseWriter<FetchScanTasksResponse> fetch(
       Map<Integer, PartitionSpec> specs, PartitionJsonCache partitionJson) {
     return (response, gen) -> {
       if (!plainTasks(response.fileScanTasks(), response.deleteFiles(), specs)) {
