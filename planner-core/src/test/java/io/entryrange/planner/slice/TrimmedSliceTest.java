@@ -9,6 +9,7 @@ import io.entryrange.planner.batch.RangeBatch;
 import io.entryrange.planner.exceptions.DamagedManifestException;
 import io.entryrange.planner.request.ScanRequests;
 import io.entryrange.planner.testing.TaskJson;
+import io.entryrange.planner.testing.AvroFiles;
 import io.entryrange.planner.testing.TestTables;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -48,15 +49,11 @@ class TrimmedSliceTest {
     table = TestTables.create("trimmed_v2", 2, Map.of());
     TestTables.appendOneManifest(table, 2, ENTRIES, 21);
     manifest = table.currentSnapshot().dataManifests(table.io()).get(0);
-    paths = new ArrayList<>();
-    try (DataFileStream<GenericRecord> all = stream(table.io().newInputFile(manifest.path()))) {
-      all.forEach(entry -> paths.add(filePath(entry)));
-    }
+    paths =
+        AvroFiles.records(table.io().newInputFile(manifest.path())).stream()
+            .map(TrimmedSliceTest::filePath)
+            .toList();
     assertThat(paths).hasSize(ENTRIES);
-  }
-
-  private static DataFileStream<GenericRecord> stream(InputFile file) throws IOException {
-    return new DataFileStream<>(file.newStream(), new GenericDatumReader<>());
   }
 
   private static String filePath(GenericRecord entry) {
@@ -100,7 +97,7 @@ class TrimmedSliceTest {
             end,
             null);
     List<String> kept = new ArrayList<>();
-    try (DataFileStream<GenericRecord> entries = stream(trimmed)) {
+    try (DataFileStream<GenericRecord> entries = AvroFiles.stream(trimmed)) {
       assertThat(entries.getMetaString("avro.codec")).isEqualTo("null");
       assertThat(entries.getMetaString("schema")).isNotEmpty();
       entries.forEach(entry -> kept.add(filePath(entry)));
@@ -154,7 +151,8 @@ class TrimmedSliceTest {
   /** Each block's entries' offsets in its inflated body, found by Avro's own reader. */
   private static Map<Long, List<Integer>> entryOffsetsByBlock() throws IOException {
     Map<Long, List<Integer>> offsets = new TreeMap<>();
-    try (DataFileStream<GenericRecord> blocks = stream(table.io().newInputFile(manifest.path()))) {
+    try (DataFileStream<GenericRecord> blocks =
+        AvroFiles.stream(table.io().newInputFile(manifest.path()))) {
       Schema schema = blocks.getSchema();
       long first = 0;
       while (blocks.hasNext()) {
