@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.entryrange.planner.testing.IcebergScans;
+import io.entryrange.planner.testing.TestTables;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -209,9 +210,7 @@ class ResponseJsonTest {
 
   /** A format v2 table of {@link #SCHEMA} in a new in-memory catalog. */
   private static Table create(String catalogName, PartitionSpec spec) {
-    InMemoryCatalog catalog = new InMemoryCatalog();
-    catalog.initialize(catalogName, Map.of());
-    catalog.createNamespace(Namespace.of("db"));
+    InMemoryCatalog catalog = TestTables.catalog(catalogName, Namespace.of("db"));
     return catalog.createTable(TableIdentifier.of("db", "t"), SCHEMA, spec, Map.of("format-version", "2"));
   }
 

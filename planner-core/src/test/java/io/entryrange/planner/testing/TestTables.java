@@ -52,10 +52,16 @@ public final class TestTables {
 
   private TestTables() {}
 
-  public static Table create(String name, int formatVersion, Map<String, String> properties) {
+  /** A new in-memory catalog called {@code name}, holding the empty namespace {@code namespace}. */
+  public static InMemoryCatalog catalog(String name, Namespace namespace) {
     InMemoryCatalog catalog = new InMemoryCatalog();
-    catalog.initialize("test", Map.of());
-    catalog.createNamespace(Namespace.of("db"));
+    catalog.initialize(name, Map.of());
+    catalog.createNamespace(namespace);
+    return catalog;
+  }
+
+  public static Table create(String name, int formatVersion, Map<String, String> properties) {
+    InMemoryCatalog catalog = catalog("test", Namespace.of("db"));
     Map<String, String> props = new HashMap<>(properties);
     props.put(TableProperties.FORMAT_VERSION, String.valueOf(formatVersion));
     return catalog.createTable(TableIdentifier.of("db", name), SCHEMA, SPEC, props);

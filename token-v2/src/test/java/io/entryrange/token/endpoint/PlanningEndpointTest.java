@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.entryrange.planner.testing.TestTables;
 import io.entryrange.token.CodecMode;
 import io.entryrange.token.ScanPlanningService;
 import java.io.ByteArrayInputStream;
@@ -46,9 +47,7 @@ class PlanningEndpointTest {
 
   @BeforeEach
   void createTable() {
-    catalog = new InMemoryCatalog();
-    catalog.initialize("memory", Map.of());
-    catalog.createNamespace(NAMESPACE);
+    catalog = TestTables.catalog("memory", NAMESPACE);
     catalog.createTable(
         TABLE, new Schema(Types.NestedField.required(1, "id", Types.LongType.get())));
     endpoint =
