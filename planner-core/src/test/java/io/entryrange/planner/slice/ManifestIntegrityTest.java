@@ -41,8 +41,7 @@ class ManifestIntegrityTest {
   @BeforeAll
   static void createTable() throws IOException {
     table = TestTables.create("integrity", 2, Map.of());
-    TestTables.appendOneManifest(table, 2, ENTRIES, 21);
-    manifest = table.currentSnapshot().dataManifests(table.io()).get(0);
+    manifest = TestTables.appendOneManifest(table, 2, ENTRIES, 21);
     try (InputStream in = table.io().newInputFile(manifest.path()).newStream()) {
       bytes = in.readAllBytes();
     }

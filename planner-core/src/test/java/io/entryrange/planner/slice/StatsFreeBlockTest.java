@@ -40,8 +40,7 @@ class StatsFreeBlockTest {
   @BeforeAll
   static void createTable() throws IOException {
     table = TestTables.create("stats_free_v2", 2, Map.of());
-    TestTables.appendOneManifest(table, 2, ENTRIES, 41);
-    manifest = table.currentSnapshot().dataManifests(table.io()).get(0);
+    manifest = TestTables.appendOneManifest(table, 2, ENTRIES, 41);
     records = AvroFiles.records(table.io().newInputFile(manifest.path()));
     assertThat(records).hasSize(ENTRIES);
   }

@@ -47,8 +47,7 @@ class TrimmedSliceTest {
   @BeforeAll
   static void createTable() throws IOException {
     table = TestTables.create("trimmed_v2", 2, Map.of());
-    TestTables.appendOneManifest(table, 2, ENTRIES, 21);
-    manifest = table.currentSnapshot().dataManifests(table.io()).get(0);
+    manifest = TestTables.appendOneManifest(table, 2, ENTRIES, 21);
     paths =
         AvroFiles.records(table.io().newInputFile(manifest.path())).stream()
             .map(TrimmedSliceTest::filePath)
