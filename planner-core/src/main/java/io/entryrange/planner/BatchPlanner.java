@@ -2,12 +2,14 @@ package io.entryrange.planner;
 
 import io.entryrange.planner.batch.BatchCut;
 import io.entryrange.planner.batch.EntrySpace;
-import io.entryrange.planner.batch.EntrySpan;
 import io.entryrange.planner.batch.FanOutSpan;
 import io.entryrange.planner.batch.Handout;
 import io.entryrange.planner.batch.OffsetBatch;
 import io.entryrange.planner.batch.PlannedWork;
+import io.entryrange.planner.batch.PositionSpan;
 import io.entryrange.planner.batch.RangeBatch;
+import io.entryrange.planner.exceptions.InvalidBatchException;
+import io.entryrange.planner.slice.RedeemedBatch;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -153,7 +155,7 @@ public final class BatchPlanner {
     if (first.size() >= batchSize || enough || !fitsOneResponse(space, statsColumns)) {
       return Optional.empty();
     }
-    EntrySpan rest = plan.rest().get();
+    PositionSpan rest = plan.rest().get();
     return Optional.of(
         ranges.redeem(table, plan.request(), space.batchAt(rest.start(), rest.end(), WHOLE), io));
   }
@@ -183,7 +185,7 @@ public final class BatchPlanner {
     BatchCut cut = plan.cut();
     List<Handout> handouts = new ArrayList<>();
     if (plan.rest().isPresent()) {
-      EntrySpan rest = plan.rest().get();
+      PositionSpan rest = plan.rest().get();
       long end = rest.end();
       if (minRows(effective) > 0 && plan.rowsExact()) {
         long needed = minRows(effective) - GuaranteedRows.sum(plan.first().tasks());
@@ -196,7 +198,7 @@ public final class BatchPlanner {
           position += batch.entryCount();
         }
       } else if (rest.start() < end) {
-        handouts.addAll(entryHandouts(space, cut, width, new EntrySpan(rest.start(), end)));
+        handouts.addAll(entryHandouts(space, cut, width, new PositionSpan(rest.start(), end)));
       }
     }
     RangeBatch firstBatch = plan.firstBatch().get();
@@ -209,7 +211,8 @@ public final class BatchPlanner {
             io,
             fit,
             handouts,
-            head -> tailOf(space, cut, new EntrySpan(head, firstBatch.entryCount()), firstBatch));
+            head ->
+                tailOf(space, cut, new PositionSpan(head, firstBatch.entryCount()), firstBatch));
     int prefix = rowsPrefix(first.tasks(), effective);
     boolean enough =
         minRows(effective) > 0
@@ -250,7 +253,7 @@ public final class BatchPlanner {
         handouts.add(Handout.of(new OffsetBatch(offset, Math.min(size, end - offset))));
       }
     } else if (inline < end) {
-      handouts.addAll(offsetHandouts(width, size, sorted.size(), new EntrySpan(inline, end)));
+      handouts.addAll(offsetHandouts(width, size, sorted.size(), new PositionSpan(inline, end)));
     }
     Redemption first = fittedSlice(sorted, 0, inline, fit, handouts);
     return new BatchPlan(Optional.empty(), first.tasks(), first.handouts(), 0, () -> sorted);
@@ -303,13 +306,13 @@ public final class BatchPlanner {
   private static Redemption redeemOffsetSpan(
       FanOutSpan work, List<FileScanTask> sorted, ResponseFit fit) {
     checkTotal(work, sorted.size());
-    EntrySpan span = work.span();
+    PositionSpan span = work.span();
     int start = Math.toIntExact(span.start());
     int first = (int) Math.min(work.batchSize(), span.length());
     List<Handout> rest =
         start + first < span.end()
             ? offsetHandouts(
-                work.width(), work.batchSize(), sorted.size(), new EntrySpan(start + first, span.end()))
+                work.width(), work.batchSize(), sorted.size(), new PositionSpan(start + first, span.end()))
             : List.of();
     return fittedSlice(sorted, start, first, fit, rest);
   }
@@ -319,12 +322,12 @@ public final class BatchPlanner {
     EntrySpace space = ranges.space(table, effective, io);
     checkTotal(work, space.size());
     BatchCut cut = new BatchCut(work.batchSize(), work.maxManifests());
-    EntrySpan span = work.span();
+    PositionSpan span = work.span();
     RangeBatch first = space.batchAt(span.start(), span.end(), cut);
     long rest = span.start() + first.entryCount();
     List<Handout> handouts =
         rest < span.end()
-            ? entryHandouts(space, cut, work.width(), new EntrySpan(rest, span.end()))
+            ? entryHandouts(space, cut, work.width(), new PositionSpan(rest, span.end()))
             : List.of();
     return fitted(
         table,
@@ -339,7 +342,7 @@ public final class BatchPlanner {
                 space,
                 cut,
                 work.width(),
-                new EntrySpan(span.start() + head, span.start() + first.entryCount()),
+                new PositionSpan(span.start() + head, span.start() + first.entryCount()),
                 first.after(head)));
   }
 
@@ -401,13 +404,13 @@ public final class BatchPlanner {
    * The rest of a first batch that did not fit, at plan time: its ranges, or the same positions
    * as a span of the space when the planner fans out (a span names them in a few numbers).
    */
-  private Handout tailOf(EntrySpace space, BatchCut cut, EntrySpan tail, RangeBatch firstBatch) {
+  private Handout tailOf(EntrySpace space, BatchCut cut, PositionSpan tail, RangeBatch firstBatch) {
     RangeBatch batch = firstBatch.after(tail.start());
     return width == 0 ? Handout.of(batch) : tailOf(space, cut, width, tail, batch);
   }
 
   private static Handout tailOf(
-      EntrySpace space, BatchCut cut, int width, EntrySpan tail, RangeBatch batch) {
+      EntrySpace space, BatchCut cut, int width, PositionSpan tail, RangeBatch batch) {
     return Handout.of(
         batch,
         new FanOutSpan(
@@ -452,7 +455,7 @@ public final class BatchPlanner {
    * so a plan response and a {@code /tasks} response cut a span the same way.
    */
   private static List<Handout> entryHandouts(
-      EntrySpace space, BatchCut cut, int width, EntrySpan span) {
+      EntrySpace space, BatchCut cut, int width, PositionSpan span) {
     List<Handout> handouts = new ArrayList<>(width);
     for (EntrySpace.Part part : space.split(span, cut, width)) {
       FanOutSpan spanned =
@@ -475,10 +478,10 @@ public final class BatchPlanner {
    * that does not end on a batch boundary (the end of the plan, or a forged span) must not reach
    * past its end, or the tasks after it would be handed out twice.
    */
-  private static List<Handout> offsetHandouts(int width, int batchSize, long total, EntrySpan span) {
+  private static List<Handout> offsetHandouts(int width, int batchSize, long total, PositionSpan span) {
     long batches = (span.length() + batchSize - 1) / batchSize;
     List<Handout> handouts = new ArrayList<>(width);
-    for (EntrySpan part : span.divide(batchSize, (int) Math.min(width, batches))) {
+    for (PositionSpan part : span.divide(batchSize, (int) Math.min(width, batches))) {
       handouts.add(
           Handout.of(
               part.length() <= batchSize

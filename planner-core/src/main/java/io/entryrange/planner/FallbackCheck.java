@@ -1,7 +1,7 @@
 package io.entryrange.planner;
 
+import io.entryrange.planner.batch.SnapshotManifests;
 import io.entryrange.planner.request.ScanRequests;
-import io.entryrange.planner.slice.SnapshotManifests;
 import java.util.Optional;
 import org.apache.iceberg.EntryRangeBridge;
 import org.apache.iceberg.FileFormat;

@@ -1,5 +1,6 @@
 package io.entryrange.planner;
 
+import io.entryrange.planner.exceptions.Interruption;
 import io.entryrange.planner.request.ScanRequests;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -60,7 +61,7 @@ public final class OffsetPlanner {
     try (CloseableIterable<FileScanTask> planned =
         ScanRequests.toAnyScan(readingThrough(table, io), pinned, pool).planFiles()) {
       for (FileScanTask task : planned) {
-        Cancellation.check();
+        Interruption.check();
         tasks.add(task);
       }
     } catch (IOException e) {

@@ -3,8 +3,9 @@ package io.entryrange.planner;
 import io.entryrange.planner.batch.BatchCut;
 import io.entryrange.planner.batch.EntryBatches;
 import io.entryrange.planner.batch.EntrySpace;
-import io.entryrange.planner.batch.EntrySpan;
+import io.entryrange.planner.batch.PositionSpan;
 import io.entryrange.planner.batch.RangeBatch;
+import io.entryrange.planner.slice.RedeemedBatch;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -49,13 +50,13 @@ public record RangePlan(
   }
 
   /** The positions after the first batch, empty when the first batch is the whole plan. */
-  Optional<EntrySpan> rest() {
+  Optional<PositionSpan> rest() {
     if (space.isEmpty() || firstBatch.isEmpty()) {
       return Optional.empty();
     }
     long end = firstBatch.get().entryCount();
     long size = space.get().size();
-    return end < size ? Optional.of(new EntrySpan(end, size)) : Optional.empty();
+    return end < size ? Optional.of(new PositionSpan(end, size)) : Optional.empty();
   }
 
   /** One batch per plan task of a flat list, cut now. */

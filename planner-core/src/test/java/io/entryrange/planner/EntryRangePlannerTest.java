@@ -3,12 +3,14 @@ package io.entryrange.planner;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.entryrange.planner.testing.CountingFileIO;
-import io.entryrange.planner.testing.IcebergScans;
 import io.entryrange.planner.batch.EntryRange;
 import io.entryrange.planner.batch.RangeBatch;
+import io.entryrange.planner.exceptions.InvalidBatchException;
 import io.entryrange.planner.request.ScanRequests;
 import io.entryrange.planner.slice.ManifestIndexCache;
+import io.entryrange.planner.slice.RedeemedBatch;
+import io.entryrange.planner.testing.CountingFileIO;
+import io.entryrange.planner.testing.IcebergScans;
 import io.entryrange.planner.testing.TaskJson;
 import io.entryrange.planner.testing.TestTables;
 import java.util.ArrayList;

@@ -3,7 +3,7 @@ package io.entryrange.planner;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.entryrange.planner.slice.SnapshotManifests;
+import io.entryrange.planner.batch.SnapshotManifests;
 import io.entryrange.planner.testing.FakeManifest;
 import java.lang.reflect.Proxy;
 import java.nio.ByteBuffer;

@@ -1,8 +1,8 @@
 package io.entryrange.token;
 
-import io.entryrange.planner.batch.EntrySpan;
 import io.entryrange.planner.batch.FanOutSpan;
 import io.entryrange.planner.batch.PlannedWork;
+import io.entryrange.planner.batch.PositionSpan;
 import java.util.Objects;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
@@ -37,7 +37,7 @@ public record FanOutPlanTask(
     int maxManifests,
     int width,
     long total,
-    EntrySpan span)
+    PositionSpan span)
     implements PlanTask {
 
   /** The most plan tasks one redemption may return, bounding every response. */
@@ -67,7 +67,7 @@ public record FanOutPlanTask(
   }
 
   private static FanOutSpan fanOutSpan(
-      Space space, int batchSize, int maxManifests, int width, long total, EntrySpan span) {
+      Space space, int batchSize, int maxManifests, int width, long total, PositionSpan span) {
     return new FanOutSpan(
         space == Space.ENTRIES ? FanOutSpan.Positions.ENTRIES : FanOutSpan.Positions.OFFSETS,
         batchSize,

@@ -1,5 +1,6 @@
 package io.entryrange.token;
 
+import io.entryrange.planner.request.ScanRequests;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
@@ -31,16 +32,10 @@ final class PermittedScans {
     if (permitted == carried) {
       return carried;
     }
-    return PlanTableScanRequest.builder()
+    return ScanRequests.copyOf(permitted)
         .withSnapshotId(carried.snapshotId())
         .withStartSnapshotId(carried.startSnapshotId())
         .withEndSnapshotId(carried.endSnapshotId())
-        .withSelect(permitted.select())
-        .withFilter(permitted.filter())
-        .withCaseSensitive(permitted.caseSensitive())
-        .withUseSnapshotSchema(permitted.useSnapshotSchema())
-        .withStatsFields(permitted.statsFields())
-        .withMinRowsRequested(permitted.minRowsRequested())
         .build();
   }
 }

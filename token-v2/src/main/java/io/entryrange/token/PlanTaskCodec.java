@@ -12,7 +12,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.entryrange.planner.batch.EntryRange;
-import io.entryrange.planner.batch.EntrySpan;
+import io.entryrange.planner.batch.PositionSpan;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -639,7 +639,7 @@ public final class PlanTaskCodec {
           maxManifests,
           JsonUtil.getInt(WIDTH, root),
           JsonUtil.getLong(TOTAL, root),
-          new EntrySpan(JsonUtil.getLong(SPAN_START, root), JsonUtil.getLong(SPAN_END, root)));
+          new PositionSpan(JsonUtil.getLong(SPAN_START, root), JsonUtil.getLong(SPAN_END, root)));
     }
   }
 

@@ -80,7 +80,7 @@ record PlanTaskIssuer(PlanTaskCodec codec, PlanTaskSigner signer, long targetRes
       PlanTableScanRequest carried,
       PlanBinding plan,
       BiFunction<List<FileScanTask>, List<String>, R> response,
-      WrittenFit.Writer<R> writer) {
+      ResponseWriter<R> writer) {
     return new WrittenFit<>(
         targetResponseBytes,
         handouts -> encoded(ident, carried, plan, handouts),

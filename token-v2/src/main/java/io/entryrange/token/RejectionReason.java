@@ -1,6 +1,6 @@
 package io.entryrange.token;
 
-import io.entryrange.planner.InvalidBatchException;
+import io.entryrange.planner.exceptions.InvalidBatchException;
 
 /** Why a plan task was answered with {@code NoSuchPlanTaskException}. */
 public enum RejectionReason {

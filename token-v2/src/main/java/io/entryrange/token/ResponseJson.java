@@ -28,6 +28,7 @@ import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.ExpressionParser;
 import org.apache.iceberg.rest.PlanStatus;
 import org.apache.iceberg.rest.credentials.Credential;
+import org.apache.iceberg.rest.responses.BaseScanTaskResponse;
 import org.apache.iceberg.rest.responses.ErrorResponse;
 import org.apache.iceberg.rest.responses.FetchPlanningResultResponse;
 import org.apache.iceberg.rest.responses.FetchPlanningResultResponseParser;
@@ -89,29 +90,18 @@ final class ResponseJson {
    * As {@link PlanTableScanResponseParser#toJson(PlanTableScanResponse, JsonGenerator)}, for
    * responses built with {@code specs}, taking partitions' JSON from {@code partitionJson}.
    */
-  static WrittenFit.Writer<PlanTableScanResponse> plan(
+  static ResponseWriter<PlanTableScanResponse> plan(
       Map<Integer, PartitionSpec> specs, PartitionJsonCache partitionJson) {
     return (response, gen) -> {
-      if (!plainPlan(
-          response.errorResponse(),
-          response.credentials(),
-          response.planStatus(),
-          response.fileScanTasks(),
-          response.deleteFiles(),
-          specs)) {
+      PlanHead head =
+          new PlanHead(
+              response.planStatus(),
+              response.planId(),
+              response.errorResponse(),
+              response.credentials());
+      if (!plainPlan(response, head, specs, partitionJson, gen)) {
         PlanTableScanResponseParser.toJson(response, gen);
-        return;
       }
-      gen.writeStartObject();
-      gen.writeStringField("status", response.planStatus().status());
-      if (response.planId() != null) {
-        gen.writeStringField("plan-id", response.planId());
-      }
-      if (response.planTasks() != null) {
-        planTasks(response.planTasks(), gen);
-      }
-      new ResponseJson(specs, partitionJson).tasks(response.fileScanTasks(), gen);
-      gen.writeEndObject();
     };
   }
 
@@ -120,26 +110,15 @@ final class ResponseJson {
    * JsonGenerator)}, for responses built with {@code specs}, taking partitions' JSON from {@code
    * partitionJson}: a poll's answer to a completed plan, the plan response without its id.
    */
-  static WrittenFit.Writer<FetchPlanningResultResponse> planningResult(
+  static ResponseWriter<FetchPlanningResultResponse> planningResult(
       Map<Integer, PartitionSpec> specs, PartitionJsonCache partitionJson) {
     return (response, gen) -> {
-      if (!plainPlan(
-          response.errorResponse(),
-          response.credentials(),
-          response.planStatus(),
-          response.fileScanTasks(),
-          response.deleteFiles(),
-          specs)) {
+      PlanHead head =
+          new PlanHead(
+              response.planStatus(), null, response.errorResponse(), response.credentials());
+      if (!plainPlan(response, head, specs, partitionJson, gen)) {
         FetchPlanningResultResponseParser.toJson(response, gen);
-        return;
       }
-      gen.writeStartObject();
-      gen.writeStringField("status", response.planStatus().status());
-      if (response.planTasks() != null) {
-        JsonUtil.writeStringArray("plan-tasks", response.planTasks(), gen);
-      }
-      new ResponseJson(specs, partitionJson).tasks(response.fileScanTasks(), gen);
-      gen.writeEndObject();
     };
   }
 
@@ -147,7 +126,7 @@ final class ResponseJson {
    * As {@link FetchScanTasksResponseParser#toJson(FetchScanTasksResponse, JsonGenerator)}, for
    * responses built with {@code specs}, taking partitions' JSON from {@code partitionJson}.
    */
-  static WrittenFit.Writer<FetchScanTasksResponse> fetch(
+  static ResponseWriter<FetchScanTasksResponse> fetch(
       Map<Integer, PartitionSpec> specs, PartitionJsonCache partitionJson) {
     return (response, gen) -> {
       if (!plainTasks(response.fileScanTasks(), response.deleteFiles(), specs)) {
@@ -204,20 +183,45 @@ final class ResponseJson {
   }
 
   /**
-   * Whether a plan's answer is one this writer writes as Iceberg would: no error, no credentials,
-   * a status, and plain tasks ({@link #plainTasks}).
+   * What a plan response and a poll's answer to a completed plan have beyond their tasks, which
+   * Iceberg's two response types do not share a type for.
+   *
+   * @param planId the plan's id; null in a poll's answer, which has none
+   */
+  private record PlanHead(
+      PlanStatus status, String planId, ErrorResponse error, List<Credential> credentials) {}
+
+  /**
+   * Writes a plan's answer when it is one this writer writes as Iceberg would (no error, no
+   * credentials, a status, and plain tasks, {@link #plainTasks}) and says whether it did; writes
+   * nothing otherwise.
    */
   private static boolean plainPlan(
-      ErrorResponse error,
-      List<Credential> credentials,
-      PlanStatus status,
-      List<FileScanTask> tasks,
-      List<?> deleteFiles,
-      Map<Integer, PartitionSpec> specs) {
-    return error == null
-        && credentials.isEmpty()
-        && status != null
-        && plainTasks(tasks, deleteFiles, specs);
+      BaseScanTaskResponse response,
+      PlanHead head,
+      Map<Integer, PartitionSpec> specs,
+      PartitionJsonCache partitionJson,
+      JsonGenerator gen)
+      throws IOException {
+    boolean plain =
+        head.error() == null
+            && head.credentials().isEmpty()
+            && head.status() != null
+            && plainTasks(response.fileScanTasks(), response.deleteFiles(), specs);
+    if (!plain) {
+      return false;
+    }
+    gen.writeStartObject();
+    gen.writeStringField("status", head.status().status());
+    if (head.planId() != null) {
+      gen.writeStringField("plan-id", head.planId());
+    }
+    if (response.planTasks() != null) {
+      planTasks(response.planTasks(), gen);
+    }
+    new ResponseJson(specs, partitionJson).tasks(response.fileScanTasks(), gen);
+    gen.writeEndObject();
+    return true;
   }
 
   /** Whether Iceberg would write these tasks with no delete files and every spec known. */

@@ -38,16 +38,10 @@ public record ScanRestriction(Expression rowFilter, Set<String> columns, boolean
   public PlanTableScanRequest narrow(Table table, PlanTableScanRequest requested) {
     Expression filter =
         requested.filter() == null ? rowFilter : Expressions.and(requested.filter(), rowFilter);
-    return PlanTableScanRequest.builder()
-        .withSnapshotId(requested.snapshotId())
-        .withStartSnapshotId(requested.startSnapshotId())
-        .withEndSnapshotId(requested.endSnapshotId())
+    return ScanRequests.copyOf(requested)
         .withSelect(select(table, requested))
         .withFilter(filter.equals(Expressions.alwaysTrue()) ? requested.filter() : filter)
-        .withCaseSensitive(requested.caseSensitive())
-        .withUseSnapshotSchema(requested.useSnapshotSchema())
         .withStatsFields(stats ? permitted(requested.statsFields()) : null)
-        .withMinRowsRequested(requested.minRowsRequested())
         .build();
   }
 

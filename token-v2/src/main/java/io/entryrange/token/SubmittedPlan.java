@@ -17,8 +17,9 @@ import org.apache.iceberg.rest.requests.PlanTableScanRequest;
  *
  * <p>Cancelling the plan ({@code DELETE .../plan/{plan-id}}) interrupts {@link #run} while it runs
  * (the planner checks for the interrupt once per range and per task, {@code
- * io.entryrange.planner.Cancellation}), and makes it return at once if it has not started; the
- * interrupt is cleared before {@code run} returns, so the host's thread does not carry it on.
+ * io.entryrange.planner.exceptions.Interruption}), and makes it return at once if it has not
+ * started; the interrupt is cleared before {@code run} returns, so the host's thread does not carry
+ * it on.
  *
  * <p>Thread-safe.
  */

@@ -23,7 +23,7 @@ import org.apache.iceberg.util.JsonUtil;
  * <p>Thread-safe.
  */
 public final class TaskResponseWriter {
-  private final WrittenFit.Writer<FetchScanTasksResponse> writer;
+  private final ResponseWriter<FetchScanTasksResponse> writer;
 
   /** A writer for responses built with {@code specs}, with a partition-JSON cache of its own. */
   public TaskResponseWriter(Map<Integer, PartitionSpec> specs) {

@@ -10,7 +10,6 @@ import java.util.Optional;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.apache.iceberg.FileScanTask;
-import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.util.JsonUtil;
 
 /**
@@ -36,7 +35,7 @@ final class WrittenFit<R> implements ResponseFit {
   private final long targetBytes;
   private final Function<List<Handout>, Optional<List<String>>> encoder;
   private final BiFunction<List<FileScanTask>, List<String>, R> builder;
-  private final Writer<R> writer;
+  private final ResponseWriter<R> writer;
   private List<FileScanTask> keptTasks;
   private List<Handout> keptHandouts;
   private List<String> keptPlanTasks;
@@ -53,7 +52,7 @@ final class WrittenFit<R> implements ResponseFit {
       long targetBytes,
       Function<List<Handout>, Optional<List<String>>> encoder,
       BiFunction<List<FileScanTask>, List<String>, R> builder,
-      Writer<R> writer) {
+      ResponseWriter<R> writer) {
     this.targetBytes = targetBytes;
     this.encoder = encoder;
     this.builder = builder;
@@ -159,12 +158,6 @@ final class WrittenFit<R> implements ResponseFit {
         Math.min(
             Math.min(targetBytes, 8192 + TASK_BYTES * tasks + planTaskBytes),
             MAX_START_BYTES);
-  }
-
-  /** Writes one response with a generator; Iceberg's response parsers' {@code toJson}. */
-  @FunctionalInterface
-  interface Writer<R> {
-    void write(R response, JsonGenerator gen) throws IOException;
   }
 
   /** Thrown through the generator to stop writing past the target; no stack trace: control flow. */

@@ -4,7 +4,7 @@ import static io.entryrange.token.PlanTaskFixtures.b64;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.entryrange.planner.batch.EntrySpan;
+import io.entryrange.planner.batch.PositionSpan;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.Random;
@@ -39,7 +39,7 @@ class FanOutPlanTaskCodecTest {
         64,
         64,
         1_000_000,
-        new EntrySpan(start, end));
+        new PositionSpan(start, end));
   }
 
   @Test
@@ -54,7 +54,7 @@ class FanOutPlanTaskCodecTest {
             0,
             2,
             500,
-            new EntrySpan(10, 500));
+            new PositionSpan(10, 500));
 
     assertThat(codec.decode(codec.encode(entries))).contains(entries);
     assertThat(codec.decode(codec.encode(offsets))).contains(offsets);

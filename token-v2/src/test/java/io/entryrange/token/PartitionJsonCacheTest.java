@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Random;
 import org.apache.avro.util.Utf8;
 import org.apache.iceberg.SingleValueParser;
+import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 import org.apache.iceberg.util.JsonUtil;
 import org.junit.jupiter.api.Test;
@@ -24,20 +25,18 @@ import org.junit.jupiter.params.provider.ValueSource;
  * changed after they were cached. The oracle is {@code SingleValueParser} on the current values.
  */
 class PartitionJsonCacheTest {
-  private static final Types.StructType INTS =
-      Types.StructType.of(
-          optional(1000, "a", Types.IntegerType.get()),
-          optional(1001, "b", Types.StringType.get()),
-          optional(1002, "c", Types.BinaryType.get()),
-          optional(1003, "d", Types.DecimalType.of(9, 2)),
-          optional(1004, "e", Types.DoubleType.get()));
-  private static final Types.StructType DATES =
-      Types.StructType.of(
-          optional(1000, "a", Types.DateType.get()),
-          optional(1001, "b", Types.StringType.get()),
-          optional(1002, "c", Types.BinaryType.get()),
-          optional(1003, "d", Types.DecimalType.of(9, 2)),
-          optional(1004, "e", Types.DoubleType.get()));
+  private static final Types.StructType INTS = partitionType(Types.IntegerType.get());
+  private static final Types.StructType DATES = partitionType(Types.DateType.get());
+
+  /** A partition type whose first field is {@code first}: one Java value there reads two ways. */
+  private static Types.StructType partitionType(Type first) {
+    return Types.StructType.of(
+        optional(1000, "a", first),
+        optional(1001, "b", Types.StringType.get()),
+        optional(1002, "c", Types.BinaryType.get()),
+        optional(1003, "d", Types.DecimalType.of(9, 2)),
+        optional(1004, "e", Types.DoubleType.get()));
+  }
 
   @ParameterizedTest
   @ValueSource(longs = {1L, 2L, 3L, 4L})

@@ -3,6 +3,7 @@ package io.entryrange.token;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.entryrange.planner.testing.TestTables;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -11,7 +12,6 @@ import java.time.ZoneOffset;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.stream.LongStream;
@@ -54,9 +54,7 @@ class PlanIdsTest {
 
   @BeforeEach
   void createTables() {
-    catalog = new InMemoryCatalog();
-    catalog.initialize("memory", Map.of());
-    catalog.createNamespace(Namespace.of("db"));
+    catalog = TestTables.catalog("memory", Namespace.of("db"));
     events = catalog.createTable(EVENTS, SCHEMA);
     other = catalog.createTable(OTHER, SCHEMA);
   }

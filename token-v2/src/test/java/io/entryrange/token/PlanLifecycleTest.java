@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.entryrange.planner.io.ForwardingFileIO;
 import io.entryrange.planner.testing.TestClock;
+import io.entryrange.planner.testing.TestTables;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
@@ -14,7 +15,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
-import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -78,9 +78,7 @@ class PlanLifecycleTest {
 
   @BeforeEach
   void createTable() {
-    catalog = new InMemoryCatalog();
-    catalog.initialize("memory", Map.of());
-    catalog.createNamespace(Namespace.of("db"));
+    catalog = TestTables.catalog("memory", Namespace.of("db"));
     table = catalog.createTable(EVENTS, SCHEMA);
     for (int commit = 0; commit < 3; commit += 1) {
       AppendFiles append = table.newAppend();

@@ -13,7 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.entryrange.planner.batch.EntryRange;
-import io.entryrange.planner.batch.EntrySpan;
+import io.entryrange.planner.batch.PositionSpan;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
@@ -90,7 +90,7 @@ class PlanTaskCodecTest {
             new RangePlanTask(table, snapshotId, scan, ranges(3)),
             new OffsetPlanTask(table, 10, 100, scan),
             new FanOutPlanTask(
-                table, scan, FanOutPlanTask.Space.OFFSETS, 100, 0, 64, 250_000, new EntrySpan(0, 250_000)),
+                table, scan, FanOutPlanTask.Space.OFFSETS, 100, 0, 64, 250_000, new PositionSpan(0, 250_000)),
             new FanOutPlanTask(
                 table,
                 scan,
@@ -99,7 +99,7 @@ class PlanTaskCodecTest {
                 64,
                 64,
                 1_000_000,
-                new EntrySpan(1_000, 17_000)));
+                new PositionSpan(1_000, 17_000)));
     PlanBinding bound = new PlanBinding("AAAAAAAAAAAAAAAA", 1_800_000_000_000L);
     for (PlanBinding plan : Arrays.asList(null, bound)) {
       PlanTaskCodec.Batch batch = codec.batch(table, scan, plan);

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.entryrange.planner.testing.IcebergScans;
+import io.entryrange.planner.testing.TestTables;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -34,6 +35,8 @@ import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.inmemory.InMemoryCatalog;
 import org.apache.iceberg.rest.PlanStatus;
+import org.apache.iceberg.rest.responses.FetchPlanningResultResponse;
+import org.apache.iceberg.rest.responses.FetchPlanningResultResponseParser;
 import org.apache.iceberg.rest.responses.FetchScanTasksResponse;
 import org.apache.iceberg.rest.responses.FetchScanTasksResponseParser;
 import org.apache.iceberg.rest.responses.PlanTableScanResponse;
@@ -101,12 +104,18 @@ class ResponseJsonTest {
                 .withFileScanTasks(tasks);
         FetchScanTasksResponse.Builder fetch =
             ScanResponses.fetch(table.specs()).withFileScanTasks(tasks);
+        FetchPlanningResultResponse.Builder result =
+            ScanResponses.planningResult(table.specs())
+                .withPlanStatus(PlanStatus.COMPLETED)
+                .withFileScanTasks(tasks);
         if (planTasks != null) {
           plan.withPlanTasks(planTasks);
           fetch.withPlanTasks(planTasks);
+          result.withPlanTasks(planTasks);
         }
         PlanTableScanResponse planned = plan.build();
         FetchScanTasksResponse fetched = fetch.build();
+        FetchPlanningResultResponse polled = result.build();
 
         String what = "seed " + seed + ", filter " + filter + ", stats " + stats;
         assertThat(JsonUtil.generate(gen -> ResponseJson.plan(table.specs(), PARTITIONS).write(planned, gen), false))
@@ -118,6 +127,9 @@ class ResponseJsonTest {
         assertThat(utf8(gen -> ResponseJson.plan(table.specs(), PARTITIONS).write(planned, gen)))
             .as("as bytes, %s", what)
             .isEqualTo(PlanTableScanResponseParser.toJson(planned));
+        assertThat(utf8(gen -> ResponseJson.planningResult(table.specs(), PARTITIONS).write(polled, gen)))
+            .as("a poll's answer, %s", what)
+            .isEqualTo(FetchPlanningResultResponseParser.toJson(polled));
         assertThat(new String(new TaskResponseWriter(table.specs()).write(fetched), StandardCharsets.UTF_8))
             .as("the public writer, %s", what)
             .isEqualTo(FetchScanTasksResponseParser.toJson(fetched));
@@ -198,9 +210,7 @@ class ResponseJsonTest {
 
   /** A format v2 table of {@link #SCHEMA} in a new in-memory catalog. */
   private static Table create(String catalogName, PartitionSpec spec) {
-    InMemoryCatalog catalog = new InMemoryCatalog();
-    catalog.initialize(catalogName, Map.of());
-    catalog.createNamespace(Namespace.of("db"));
+    InMemoryCatalog catalog = TestTables.catalog(catalogName, Namespace.of("db"));
     return catalog.createTable(TableIdentifier.of("db", "t"), SCHEMA, spec, Map.of("format-version", "2"));
   }
 

@@ -3,11 +3,11 @@ package io.entryrange.token;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.apache.iceberg.types.Types.NestedField.required;
 
+import io.entryrange.planner.testing.TestTables;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.IcebergBuild;
@@ -58,9 +58,7 @@ class ScanResponsesTest {
   }
 
   private static Table partitionedTable() {
-    InMemoryCatalog catalog = new InMemoryCatalog();
-    catalog.initialize("responses", Map.of());
-    catalog.createNamespace(Namespace.of("db"));
+    InMemoryCatalog catalog = TestTables.catalog("responses", Namespace.of("db"));
     Table table =
         catalog.createTable(
             TableIdentifier.of("db", "t"),

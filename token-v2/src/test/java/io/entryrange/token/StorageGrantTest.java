@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.entryrange.planner.testing.TestClock;
+import io.entryrange.planner.testing.TestTables;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -85,9 +86,7 @@ class StorageGrantTest {
 
   @BeforeEach
   void createTables() {
-    catalog = new InMemoryCatalog();
-    catalog.initialize("memory", Map.of());
-    catalog.createNamespace(Namespace.of("db"));
+    catalog = TestTables.catalog("memory", Namespace.of("db"));
     table = catalog.createTable(EVENTS, SCHEMA, SPEC, Map.of(TableProperties.FORMAT_VERSION, "2"));
     List<DataFile> files = new ArrayList<>();
     for (int commit = 0; commit < 2; commit += 1) {

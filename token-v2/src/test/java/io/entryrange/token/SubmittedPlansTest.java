@@ -2,13 +2,13 @@ package io.entryrange.token;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.entryrange.planner.testing.TestTables;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CyclicBarrier;
@@ -51,9 +51,7 @@ class SubmittedPlansTest {
 
   @BeforeEach
   void createTable() {
-    catalog = new InMemoryCatalog();
-    catalog.initialize("memory", Map.of());
-    catalog.createNamespace(Namespace.of("db"));
+    catalog = TestTables.catalog("memory", Namespace.of("db"));
     table =
         catalog.createTable(
             EVENTS, new Schema(Types.NestedField.required(1, "id", Types.LongType.get())));

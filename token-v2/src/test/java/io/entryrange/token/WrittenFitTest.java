@@ -5,14 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.entryrange.planner.batch.Handout;
 import io.entryrange.planner.batch.OffsetBatch;
+import io.entryrange.planner.testing.TestTables;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.FileScanTask;
@@ -46,9 +47,7 @@ class WrittenFitTest {
 
   @BeforeAll
   static void partitionedTable() {
-    InMemoryCatalog catalog = new InMemoryCatalog();
-    catalog.initialize("fit", Map.of());
-    catalog.createNamespace(Namespace.of("db"));
+    InMemoryCatalog catalog = TestTables.catalog("fit", Namespace.of("db"));
     table =
         catalog.createTable(
             TableIdentifier.of("db", "t"),
@@ -137,19 +136,12 @@ class WrittenFitTest {
   void theHandoutsOfTheMeasuredResponseAreEncodedOnce() {
     int[] encodings = {0};
     WrittenFit<PlanTableScanResponse> fit =
-        new WrittenFit<>(
+        fit(
             Long.MAX_VALUE,
             handouts -> {
               encodings[0] += 1;
               return Optional.of(PLAN_TASKS);
-            },
-            (kept, planTasks) ->
-                ScanResponses.plan(table.specs())
-                    .withPlanStatus(PlanStatus.COMPLETED)
-                    .withFileScanTasks(kept)
-                    .withPlanTasks(planTasks)
-                    .build(),
-            PlanTableScanResponseParser::toJson);
+            });
     List<Handout> handouts =
         List.of(new Handout(List.of(new OffsetBatch(0, 10))));
 
@@ -162,9 +154,14 @@ class WrittenFitTest {
   }
 
   private static WrittenFit<PlanTableScanResponse> fit(long target) {
+    return fit(target, handouts -> Optional.of(PLAN_TASKS));
+  }
+
+  private static WrittenFit<PlanTableScanResponse> fit(
+      long target, Function<List<Handout>, Optional<List<String>>> encoder) {
     return new WrittenFit<>(
         target,
-        handouts -> Optional.of(PLAN_TASKS),
+        encoder,
         (kept, planTasks) ->
             ScanResponses.plan(table.specs())
                 .withPlanStatus(PlanStatus.COMPLETED)

@@ -1,6 +1,5 @@
 package io.entryrange.planner.batch;
 
-import io.entryrange.planner.slice.SnapshotManifests;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -110,14 +109,14 @@ public final class EntrySpace {
   /**
    * Divides {@code span} into at most {@code width} parts that together cover it once. When the
    * span holds at most {@code width} batches, each part is one of those batches, as a flat list
-   * would have them. Otherwise {@link EntrySpan#divide} cuts it at multiples of the batch size, so
-   * a part's batches stay full, or, where the manifest cap ends batches early, parts start where
+   * would have them. Otherwise {@link PositionSpan#divide} cuts it at multiples of the batch size,
+   * so a part's batches stay full, or, where the manifest cap ends batches early, parts start where
    * batches start; either way a whole scan takes exactly the batches a flat list would.
    * Deterministic in its arguments; unless the cap binds, cuts at most {@code width} batches,
    * whatever the span's length (a fan-out plan call at N = 100,000 cut 65 batches only to count
    * them, then 64 more).
    */
-  public List<Part> split(EntrySpan span, BatchCut cut, int width) {
+  public List<Part> split(PositionSpan span, BatchCut cut, int width) {
     Preconditions.checkArgument(width >= 2, "Invalid fan-out width: %s", width);
     Preconditions.checkArgument(span.end() <= size, "Invalid span: %s of %s", span, size);
     boolean capMayBind = capMayBind(span, cut);
@@ -128,17 +127,17 @@ public final class EntrySpace {
       while (position < span.end() && batches.size() <= width) {
         RangeBatch batch = batchAt(position, span.end(), cut);
         long end = position + batch.entryCount();
-        batches.add(new Part(new EntrySpan(position, end), Optional.of(batch)));
+        batches.add(new Part(new PositionSpan(position, end), Optional.of(batch)));
         position = end;
       }
       if (batches.size() <= width) {
         return batches;
       }
     }
-    List<EntrySpan> pieces =
+    List<PositionSpan> pieces =
         capMayBind ? byBatches(span, cut, width) : span.divide(cut.batchSize(), width);
     List<Part> parts = new ArrayList<>(width);
-    for (EntrySpan part : pieces) {
+    for (PositionSpan part : pieces) {
       RangeBatch first = batchAt(part.start(), part.end(), cut);
       parts.add(
           new Part(part, first.entryCount() == part.length() ? Optional.of(first) : Optional.empty()));
@@ -153,7 +152,7 @@ public final class EntrySpace {
    * {@code maxManifests - 2} consecutive manifests of the span (the ones a capped batch holds
    * whole) have fewer entries than a batch.
    */
-  private boolean capMayBind(EntrySpan span, BatchCut cut) {
+  private boolean capMayBind(PositionSpan span, BatchCut cut) {
     int first = manifestAt(span.start());
     int last = manifestAt(span.end() - 1);
     int cap = cut.maxManifests();
@@ -178,7 +177,7 @@ public final class EntrySpace {
    * cutting every batch of it. Only for spans where the cap binds: their manifests are smaller
    * than a batch on average, so this costs about what reading them from the manifest list did.
    */
-  private List<EntrySpan> byBatches(EntrySpan span, BatchCut cut, int width) {
+  private List<PositionSpan> byBatches(PositionSpan span, BatchCut cut, int width) {
     List<Long> batchStarts = new ArrayList<>();
     for (long position = span.start(); position < span.end(); ) {
       batchStarts.add(position);
@@ -186,11 +185,11 @@ public final class EntrySpace {
     }
     int batches = batchStarts.size();
     int pieces = Math.min(width, batches);
-    List<EntrySpan> parts = new ArrayList<>(pieces);
+    List<PositionSpan> parts = new ArrayList<>(pieces);
     long from = span.start();
     for (int i = 1; i <= pieces; i += 1) {
       long to = i == pieces ? span.end() : batchStarts.get((int) ((long) i * batches / pieces));
-      parts.add(new EntrySpan(from, to));
+      parts.add(new PositionSpan(from, to));
       from = to;
     }
     return parts;
@@ -225,5 +224,5 @@ public final class EntrySpace {
    * @param span the positions it covers
    * @param onlyBatch its batch when the span is exactly one batch, else empty
    */
-  public record Part(EntrySpan span, Optional<RangeBatch> onlyBatch) {}
+  public record Part(PositionSpan span, Optional<RangeBatch> onlyBatch) {}
 }

@@ -15,7 +15,7 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  * @param span the positions covered, within {@code [0, total)}
  */
 public record FanOutSpan(
-    Positions positions, int batchSize, int maxManifests, int width, long total, EntrySpan span)
+    Positions positions, int batchSize, int maxManifests, int width, long total, PositionSpan span)
     implements PlannedWork {
 
   /** The most pieces of work one redemption may return, bounding every response. */

@@ -1,12 +1,11 @@
 package io.entryrange.planner.batch;
 
-import io.entryrange.planner.OffsetPlanner;
 import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 
 /**
  * A run of {@code limit} tasks starting at {@code offset} in the sorted plan of the offset path
- * ({@link OffsetPlanner#TOTAL_ORDER}). {@code offset + limit} fits in an {@code int}, so the end
- * of the run is representable wherever it is computed.
+ * ({@link io.entryrange.planner.OffsetPlanner#TOTAL_ORDER}). {@code offset + limit} fits in an
+ * {@code int}, so the end of the run is representable wherever it is computed.
  *
  * @param offset index of the first task covered, at least 0
  * @param limit most tasks covered, at least 1

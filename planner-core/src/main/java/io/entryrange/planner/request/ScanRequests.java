@@ -1,6 +1,6 @@
 package io.entryrange.planner.request;
 
-import io.entryrange.planner.DamagedManifestException;
+import io.entryrange.planner.exceptions.DamagedManifestException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -48,16 +48,7 @@ public final class ScanRequests {
     if (request.statsFields() == null || !request.statsFields().isEmpty()) {
       return request;
     }
-    return PlanTableScanRequest.builder()
-        .withSnapshotId(request.snapshotId())
-        .withStartSnapshotId(request.startSnapshotId())
-        .withEndSnapshotId(request.endSnapshotId())
-        .withSelect(request.select())
-        .withFilter(request.filter())
-        .withCaseSensitive(request.caseSensitive())
-        .withUseSnapshotSchema(request.useSnapshotSchema())
-        .withMinRowsRequested(request.minRowsRequested())
-        .build();
+    return copyOf(request).withStatsFields(null).build();
   }
 
   /**
@@ -73,17 +64,31 @@ public final class ScanRequests {
     return withSnapshot(request, current.snapshotId());
   }
 
-  /** A copy of the request naming {@code snapshotId}. */
+  /** A copy of the request naming {@code snapshotId}, and no start or end snapshot. */
   public static PlanTableScanRequest withSnapshot(PlanTableScanRequest request, long snapshotId) {
-    return PlanTableScanRequest.builder()
+    return copyOf(request)
         .withSnapshotId(snapshotId)
+        .withStartSnapshotId(null)
+        .withEndSnapshotId(null)
+        .build();
+  }
+
+  /**
+   * A builder holding every field of {@code request}, for a copy that changes some of them. Why
+   * one place: Iceberg's request has no copy builder, and a copy written out field by field in
+   * each caller drops whatever field that caller forgot (or Iceberg adds) without a word.
+   */
+  public static PlanTableScanRequest.Builder copyOf(PlanTableScanRequest request) {
+    return PlanTableScanRequest.builder()
+        .withSnapshotId(request.snapshotId())
+        .withStartSnapshotId(request.startSnapshotId())
+        .withEndSnapshotId(request.endSnapshotId())
         .withSelect(request.select())
         .withFilter(request.filter())
         .withCaseSensitive(request.caseSensitive())
         .withUseSnapshotSchema(request.useSnapshotSchema())
         .withStatsFields(request.statsFields())
-        .withMinRowsRequested(request.minRowsRequested())
-        .build();
+        .withMinRowsRequested(request.minRowsRequested());
   }
 
   /**

@@ -1,6 +1,6 @@
 package io.entryrange.planner.slice;
 
-import io.entryrange.planner.DamagedManifestException;
+import io.entryrange.planner.exceptions.DamagedManifestException;
 import java.io.IOException;
 import org.apache.avro.file.DataFileConstants;
 import org.apache.avro.io.BinaryDecoder;

@@ -3,6 +3,7 @@ package io.entryrange.planner.slice;
 import com.github.benmanes.caffeine.cache.AsyncCache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.stats.CacheStats;
+import io.entryrange.planner.batch.SnapshotManifests;
 import io.entryrange.planner.cache.AsyncLoads;
 import io.entryrange.planner.cache.TableKey;
 import java.io.IOException;

@@ -1,11 +1,11 @@
 package io.entryrange.planner.slice;
 
-import io.entryrange.planner.Cancellation;
-import io.entryrange.planner.DamagedManifestException;
-import io.entryrange.planner.RedeemedBatch;
 import io.entryrange.planner.batch.EntryRange;
 import io.entryrange.planner.batch.RangeBatch;
+import io.entryrange.planner.batch.SnapshotManifests;
 import io.entryrange.planner.cache.TableKey;
+import io.entryrange.planner.exceptions.DamagedManifestException;
+import io.entryrange.planner.exceptions.Interruption;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -13,8 +13,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
-import org.apache.iceberg.EntryRangeBridge;
 import org.apache.iceberg.EntryRangeBridge.DeleteIndex;
+import org.apache.iceberg.EntryRangeBridge;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.TableScan;
@@ -88,7 +88,7 @@ public final class SliceRedeemer {
     boolean withoutStats = !EntryRangeBridge.readsColumnStats(scan, deletes);
     boolean held = HeldReads.active();
     for (EntryRange range : batch.ranges()) {
-      Cancellation.check();
+      Interruption.check();
       ManifestFile manifest = manifests.checkedManifest(range);
       ManifestBlockIndex index = indexes.blockIndex(table, manifest, io);
       if (index.entryCount() != SnapshotManifests.entryCount(manifest)) {

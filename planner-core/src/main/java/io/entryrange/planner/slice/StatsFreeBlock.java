@@ -1,6 +1,6 @@
 package io.entryrange.planner.slice;
 
-import io.entryrange.planner.DamagedManifestException;
+import io.entryrange.planner.exceptions.DamagedManifestException;
 import java.io.IOException;
 import java.util.zip.DataFormatException;
 import org.apache.avro.AvroRuntimeException;

@@ -1,6 +1,6 @@
 package io.entryrange.planner.slice;
 
-import io.entryrange.planner.DamagedManifestException;
+import io.entryrange.planner.exceptions.DamagedManifestException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;

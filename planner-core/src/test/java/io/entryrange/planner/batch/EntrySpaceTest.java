@@ -36,14 +36,14 @@ class EntrySpaceTest {
   }
 
   /** Walks a fan-out tree the way redemption does; returns every batch and the most parts seen. */
-  private static int walk(EntrySpace space, EntrySpan span, BatchCut cut, int width, List<RangeBatch> out) {
+  private static int walk(EntrySpace space, PositionSpan span, BatchCut cut, int width, List<RangeBatch> out) {
     RangeBatch first = space.batchAt(span.start(), span.end(), cut);
     out.add(first);
     long rest = span.start() + first.entryCount();
     if (rest == span.end()) {
       return 0;
     }
-    List<EntrySpace.Part> parts = space.split(new EntrySpan(rest, span.end()), cut, width);
+    List<EntrySpace.Part> parts = space.split(new PositionSpan(rest, span.end()), cut, width);
     int most = parts.size();
     for (EntrySpace.Part part : parts) {
       if (part.onlyBatch().isPresent()) {
@@ -72,7 +72,7 @@ class EntrySpaceTest {
       new EntryBatches(manifests, batchSize, cap).forEachRemaining(flat::add);
 
       List<RangeBatch> tree = new ArrayList<>();
-      int most = walk(space, new EntrySpan(0, space.size()), new BatchCut(batchSize, cap), width, tree);
+      int most = walk(space, new PositionSpan(0, space.size()), new BatchCut(batchSize, cap), width, tree);
 
       String at = "round " + round + ", B " + batchSize + ", cap " + cap + ", W " + width;
       assertThat(entries(tree)).as(at).containsExactlyInAnyOrderElementsOf(entries(flat));
@@ -136,16 +136,16 @@ class EntrySpaceTest {
 
   @Test
   void dividesAtMultiplesOfTheUnitOrEvenly() {
-    assertThat(new EntrySpan(100, 1100).divide(100, 4))
+    assertThat(new PositionSpan(100, 1100).divide(100, 4))
         .containsExactly(
-            new EntrySpan(100, 300),
-            new EntrySpan(300, 600),
-            new EntrySpan(600, 800),
-            new EntrySpan(800, 1100));
-    assertThat(new EntrySpan(0, 250).divide(100, 4))
+            new PositionSpan(100, 300),
+            new PositionSpan(300, 600),
+            new PositionSpan(600, 800),
+            new PositionSpan(800, 1100));
+    assertThat(new PositionSpan(0, 250).divide(100, 4))
         .containsExactly(
-            new EntrySpan(0, 62), new EntrySpan(62, 125), new EntrySpan(125, 187), new EntrySpan(187, 250));
-    assertThat(new EntrySpan(0, 3).divide(100, 8)).hasSize(3);
+            new PositionSpan(0, 62), new PositionSpan(62, 125), new PositionSpan(125, 187), new PositionSpan(187, 250));
+    assertThat(new PositionSpan(0, 3).divide(100, 8)).hasSize(3);
   }
 
   @Test
@@ -154,9 +154,9 @@ class EntrySpaceTest {
     assertThatThrownBy(() -> space.batchAt(5, 11, new BatchCut(4, 1)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("Invalid span: [5, 11) of 10");
-    assertThatThrownBy(() -> space.split(new EntrySpan(0, 11), new BatchCut(4, 1), 2))
+    assertThatThrownBy(() -> space.split(new PositionSpan(0, 11), new BatchCut(4, 1), 2))
         .isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> space.split(new EntrySpan(0, 10), new BatchCut(4, 1), 1))
+    assertThatThrownBy(() -> space.split(new PositionSpan(0, 10), new BatchCut(4, 1), 1))
         .hasMessageContaining("Invalid fan-out width: 1");
   }
 }

@@ -26,8 +26,7 @@ class AvroLayoutTest {
   @Test
   void leavesOutAManifestSchemasDocsAndNothingElse() throws IOException {
     Table table = TestTables.create("layout_docs", 2, Map.of());
-    TestTables.appendOneManifest(table, 2, 10, 3);
-    ManifestFile manifest = table.currentSnapshot().dataManifests(table.io()).get(0);
+    ManifestFile manifest = TestTables.appendOneManifest(table, 2, 10, 3);
     ManifestBlockIndex index = ManifestBlockIndex.read(table.io().newInputFile(manifest.path()));
 
     try (DataFileStream<Object> written = open(index.header());

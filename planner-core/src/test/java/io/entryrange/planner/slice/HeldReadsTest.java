@@ -3,7 +3,6 @@ package io.entryrange.planner.slice;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.entryrange.planner.EntryRangePlanner;
-import io.entryrange.planner.RedeemedBatch;
 import io.entryrange.planner.batch.EntryRange;
 import io.entryrange.planner.batch.RangeBatch;
 import io.entryrange.planner.cache.DeleteIndexCache;
@@ -58,8 +57,7 @@ class HeldReadsTest {
   @BeforeAll
   static void createTable() {
     table = TestTables.create("held", 2, Map.of());
-    TestTables.appendOneManifest(table, 2, ENTRIES, 21);
-    manifest = table.currentSnapshot().dataManifests(table.io()).get(0);
+    manifest = TestTables.appendOneManifest(table, 2, ENTRIES, 21);
     reference = IcebergScans.planFiles(table.newScan());
     assertThat(reference).hasSize(ENTRIES);
     filteredReference = IcebergScans.planFiles(table.newScan().filter(filtered().filter()));

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.entryrange.planner.EntryRangePlanner;
-import io.entryrange.planner.RedeemedBatch;
 import io.entryrange.planner.batch.EntryRange;
 import io.entryrange.planner.batch.RangeBatch;
 import io.entryrange.planner.io.ForwardingFileIO;
@@ -42,8 +41,7 @@ class ManifestIntegrityTest {
   @BeforeAll
   static void createTable() throws IOException {
     table = TestTables.create("integrity", 2, Map.of());
-    TestTables.appendOneManifest(table, 2, ENTRIES, 21);
-    manifest = table.currentSnapshot().dataManifests(table.io()).get(0);
+    manifest = TestTables.appendOneManifest(table, 2, ENTRIES, 21);
     try (InputStream in = table.io().newInputFile(manifest.path()).newStream()) {
       bytes = in.readAllBytes();
     }

@@ -27,8 +27,7 @@ class ShortReadIndexTest {
   @BeforeAll
   static void createManifest() throws IOException {
     Table table = TestTables.create("short_reads", 2, Map.of());
-    TestTables.appendOneManifest(table, 2, 3_000, 7);
-    ManifestFile manifest = table.currentSnapshot().dataManifests(table.io()).get(0);
+    ManifestFile manifest = TestTables.appendOneManifest(table, 2, 3_000, 7);
     location = manifest.path();
     try (InputStream in = table.io().newInputFile(location).newStream()) {
       bytes = in.readAllBytes();

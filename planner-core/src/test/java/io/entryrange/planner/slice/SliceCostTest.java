@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.entryrange.planner.testing.CountingFileIO;
 import io.entryrange.planner.testing.IcebergScans;
 import io.entryrange.planner.EntryRangePlanner;
-import io.entryrange.planner.RedeemedBatch;
 import io.entryrange.planner.batch.EntryRange;
 import io.entryrange.planner.batch.RangeBatch;
 import io.entryrange.planner.cache.TableKey;

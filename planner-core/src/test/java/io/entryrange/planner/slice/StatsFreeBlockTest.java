@@ -3,8 +3,9 @@ package io.entryrange.planner.slice;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.entryrange.planner.DamagedManifestException;
 import io.entryrange.planner.cache.TableKey;
+import io.entryrange.planner.exceptions.DamagedManifestException;
+import io.entryrange.planner.testing.AvroFiles;
 import io.entryrange.planner.testing.TestTables;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -14,11 +15,9 @@ import java.util.Map;
 import java.util.Random;
 import org.apache.avro.Schema;
 import org.apache.avro.file.DataFileStream;
-import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.io.InputFile;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -41,17 +40,9 @@ class StatsFreeBlockTest {
   @BeforeAll
   static void createTable() throws IOException {
     table = TestTables.create("stats_free_v2", 2, Map.of());
-    TestTables.appendOneManifest(table, 2, ENTRIES, 41);
-    manifest = table.currentSnapshot().dataManifests(table.io()).get(0);
-    records = new ArrayList<>();
-    try (DataFileStream<GenericRecord> all = stream(table.io().newInputFile(manifest.path()))) {
-      all.forEach(records::add);
-    }
+    manifest = TestTables.appendOneManifest(table, 2, ENTRIES, 41);
+    records = AvroFiles.records(table.io().newInputFile(manifest.path()));
     assertThat(records).hasSize(ENTRIES);
-  }
-
-  private static DataFileStream<GenericRecord> stream(InputFile file) throws IOException {
-    return new DataFileStream<>(file.newStream(), new GenericDatumReader<>());
   }
 
   @Test
@@ -80,7 +71,8 @@ class StatsFreeBlockTest {
       }
       List<GenericRecord> kept = new ArrayList<>();
       try (DataFileStream<GenericRecord> entries =
-          stream(TrimmedSlice.file(manifest.path(), cut.header(), end - from, windows, null))) {
+          AvroFiles.stream(
+              TrimmedSlice.file(manifest.path(), cut.header(), end - from, windows, null))) {
         Schema dataFile = entries.getSchema().getField("data_file").schema();
         assertThat(STATS).allSatisfy(name -> assertThat(dataFile.getField(name)).as(name).isNull());
         entries.forEach(kept::add);

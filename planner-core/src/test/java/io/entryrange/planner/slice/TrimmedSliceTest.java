@@ -3,13 +3,13 @@ package io.entryrange.planner.slice;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.entryrange.planner.DamagedManifestException;
 import io.entryrange.planner.EntryRangePlanner;
-import io.entryrange.planner.RedeemedBatch;
 import io.entryrange.planner.batch.EntryRange;
 import io.entryrange.planner.batch.RangeBatch;
+import io.entryrange.planner.exceptions.DamagedManifestException;
 import io.entryrange.planner.request.ScanRequests;
 import io.entryrange.planner.testing.TaskJson;
+import io.entryrange.planner.testing.AvroFiles;
 import io.entryrange.planner.testing.TestTables;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -19,11 +19,11 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import org.apache.avro.Schema;
-import org.apache.avro.io.BinaryDecoder;
-import org.apache.avro.io.DecoderFactory;
 import org.apache.avro.file.DataFileStream;
 import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.io.BinaryDecoder;
+import org.apache.avro.io.DecoderFactory;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.Table;
@@ -47,17 +47,12 @@ class TrimmedSliceTest {
   @BeforeAll
   static void createTable() throws IOException {
     table = TestTables.create("trimmed_v2", 2, Map.of());
-    TestTables.appendOneManifest(table, 2, ENTRIES, 21);
-    manifest = table.currentSnapshot().dataManifests(table.io()).get(0);
-    paths = new ArrayList<>();
-    try (DataFileStream<GenericRecord> all = stream(table.io().newInputFile(manifest.path()))) {
-      all.forEach(entry -> paths.add(filePath(entry)));
-    }
+    manifest = TestTables.appendOneManifest(table, 2, ENTRIES, 21);
+    paths =
+        AvroFiles.records(table.io().newInputFile(manifest.path())).stream()
+            .map(TrimmedSliceTest::filePath)
+            .toList();
     assertThat(paths).hasSize(ENTRIES);
-  }
-
-  private static DataFileStream<GenericRecord> stream(InputFile file) throws IOException {
-    return new DataFileStream<>(file.newStream(), new GenericDatumReader<>());
   }
 
   private static String filePath(GenericRecord entry) {
@@ -101,7 +96,7 @@ class TrimmedSliceTest {
             end,
             null);
     List<String> kept = new ArrayList<>();
-    try (DataFileStream<GenericRecord> entries = stream(trimmed)) {
+    try (DataFileStream<GenericRecord> entries = AvroFiles.stream(trimmed)) {
       assertThat(entries.getMetaString("avro.codec")).isEqualTo("null");
       assertThat(entries.getMetaString("schema")).isNotEmpty();
       entries.forEach(entry -> kept.add(filePath(entry)));
@@ -155,7 +150,8 @@ class TrimmedSliceTest {
   /** Each block's entries' offsets in its inflated body, found by Avro's own reader. */
   private static Map<Long, List<Integer>> entryOffsetsByBlock() throws IOException {
     Map<Long, List<Integer>> offsets = new TreeMap<>();
-    try (DataFileStream<GenericRecord> blocks = stream(table.io().newInputFile(manifest.path()))) {
+    try (DataFileStream<GenericRecord> blocks =
+        AvroFiles.stream(table.io().newInputFile(manifest.path()))) {
       Schema schema = blocks.getSchema();
       long first = 0;
       while (blocks.hasNext()) {

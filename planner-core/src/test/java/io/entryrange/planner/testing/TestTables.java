@@ -15,6 +15,7 @@ import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.ManifestFiles;
 import org.apache.iceberg.ManifestWriter;
 import org.apache.iceberg.Metrics;
@@ -52,10 +53,16 @@ public final class TestTables {
 
   private TestTables() {}
 
-  public static Table create(String name, int formatVersion, Map<String, String> properties) {
+  /** A new in-memory catalog called {@code name}, holding the empty namespace {@code namespace}. */
+  public static InMemoryCatalog catalog(String name, Namespace namespace) {
     InMemoryCatalog catalog = new InMemoryCatalog();
-    catalog.initialize("test", Map.of());
-    catalog.createNamespace(Namespace.of("db"));
+    catalog.initialize(name, Map.of());
+    catalog.createNamespace(namespace);
+    return catalog;
+  }
+
+  public static Table create(String name, int formatVersion, Map<String, String> properties) {
+    InMemoryCatalog catalog = catalog("test", Namespace.of("db"));
     Map<String, String> props = new HashMap<>(properties);
     props.put(TableProperties.FORMAT_VERSION, String.valueOf(formatVersion));
     return catalog.createTable(TableIdentifier.of("db", name), SCHEMA, SPEC, props);
@@ -128,8 +135,11 @@ public final class TestTables {
   /**
    * Writes {@code count} files into one manifest and appends it whole, so the manifest is not split
    * by Iceberg's parallel manifest writing.
+   *
+   * @return the manifest as the new snapshot's manifest list holds it
    */
-  public static void appendOneManifest(Table table, int formatVersion, int count, long seed) {
+  public static ManifestFile appendOneManifest(
+      Table table, int formatVersion, int count, long seed) {
     SplittableRandom random = new SplittableRandom(seed);
     OutputFile out = table.io().newOutputFile(table.location() + "/metadata/one-" + seed + "-m0.avro");
     ManifestWriter<DataFile> writer = ManifestFiles.write(formatVersion, table.spec(), out, null);
@@ -141,6 +151,13 @@ public final class TestTables {
       throw new UncheckedIOException(e);
     }
     table.newFastAppend().appendManifest(writer.toManifestFile()).commit();
+    long snapshotId = table.currentSnapshot().snapshotId();
+    List<ManifestFile> added =
+        table.currentSnapshot().dataManifests(table.io()).stream()
+            .filter(manifest -> manifest.snapshotId() == snapshotId)
+            .toList();
+    Preconditions.checkState(added.size() == 1, "Invalid append: %s manifests added", added.size());
+    return added.get(0);
   }
 
   /** Data files with ids {@code 0 .. count - 1}, drawn in order from one random seeded {@code seed}. */

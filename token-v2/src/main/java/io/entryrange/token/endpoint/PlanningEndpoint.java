@@ -1,7 +1,7 @@
 package io.entryrange.token.endpoint;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import io.entryrange.token.PlanTaskKind;
+import io.entryrange.token.ResponseWriter;
 import io.entryrange.token.ScanPlanningService;
 import io.entryrange.token.ScanReply;
 import java.io.IOException;
@@ -166,8 +166,7 @@ public final class PlanningEndpoint {
           yield PlanningReply.ok(
               ByteBuffer.wrap(
                   BoundedJson.writeUtf8(
-                      gen -> LoadCredentialsResponseParser.toJson(credentials, gen),
-                      maxResponseBytes)));
+                      credentials, LoadCredentialsResponseParser::toJson, maxResponseBytes)));
         }
       };
     } catch (RuntimeException e) {
@@ -256,14 +255,7 @@ public final class PlanningEndpoint {
         .orElseGet(
             () ->
                 ByteBuffer.wrap(
-                    BoundedJson.writeUtf8(
-                        gen -> writer.write(reply.response(), gen), maxResponseBytes)));
-  }
-
-  /** Iceberg's {@code toJson} for one response type. */
-  @FunctionalInterface
-  private interface ResponseWriter<R> {
-    void write(R response, JsonGenerator gen) throws IOException;
+                    BoundedJson.writeUtf8(reply.response(), writer, maxResponseBytes)));
   }
 
   /** A plan task's kind as logs and metrics name it. */

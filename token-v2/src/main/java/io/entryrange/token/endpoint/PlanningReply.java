@@ -2,6 +2,7 @@ package io.entryrange.token.endpoint;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 import org.apache.iceberg.rest.responses.ErrorResponse;
 import org.apache.iceberg.rest.responses.ErrorResponseParser;
 
@@ -10,7 +11,9 @@ import org.apache.iceberg.rest.responses.ErrorResponseParser;
  * JSON body ({@code Content-Type: application/json}).
  *
  * <p>The body is kept as the UTF-8 bytes the service wrote: a host sends {@link #body()} as it
- * is; {@link #json()} decodes it for a framework that takes a string. Immutable.
+ * is; {@link #json()} decodes it for a framework that takes a string. What a reply may not have
+ * (a body, a plan-task kind, a failure) is an empty {@code Optional}, as in {@link
+ * io.entryrange.token.ScanReply}, never null. Immutable.
  */
 public final class PlanningReply {
   private final int status;
@@ -52,29 +55,29 @@ public final class PlanningReply {
     return status;
   }
 
-  /** The response body as UTF-8 JSON, read-only, or null for a 204. */
-  public ByteBuffer body() {
-    return body == null ? null : body.duplicate();
+  /** The response body as UTF-8 JSON, read-only; empty for a 204. */
+  public Optional<ByteBuffer> body() {
+    return Optional.ofNullable(body).map(ByteBuffer::duplicate);
   }
 
-  /** {@link #body()} as a string, or null for a 204. */
-  public String json() {
-    return body == null ? null : StandardCharsets.UTF_8.decode(body.duplicate()).toString();
+  /** {@link #body()} as a string; empty for a 204. */
+  public Optional<String> json() {
+    return body().map(json -> StandardCharsets.UTF_8.decode(json).toString());
   }
 
   /**
    * For a {@code /tasks} request answered 200, the kind of plan task redeemed ({@code range},
-   * {@code fan-out} or {@code offset}), for the host's request log; else null.
+   * {@code fan-out} or {@code offset}), for the host's request log; else empty.
    */
-  public String planTaskKind() {
-    return planTaskKind;
+  public Optional<String> planTaskKind() {
+    return Optional.ofNullable(planTaskKind);
   }
 
   /**
    * For an error reply, what failed, for the host's log: with its stack trace when {@link
-   * ErrorResponses#isUnexpected} (the trace never goes into the body); else null.
+   * ErrorResponses#isUnexpected} (the trace never goes into the body); else empty.
    */
-  public Exception failure() {
-    return failure;
+  public Optional<Exception> failure() {
+    return Optional.ofNullable(failure);
   }
 }

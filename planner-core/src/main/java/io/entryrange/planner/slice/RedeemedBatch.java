@@ -1,4 +1,4 @@
-package io.entryrange.planner;
+package io.entryrange.planner.slice;
 
 import java.util.List;
 
@@ -7,7 +7,7 @@ import java.util.List;
  * (every entry of every Avro block read, plus any one-time row-id index built on the way).
  */
 public record RedeemedBatch(List<org.apache.iceberg.FileScanTask> tasks, long entriesDecoded) {
-  static final RedeemedBatch EMPTY = new RedeemedBatch(List.of(), 0);
+  public static final RedeemedBatch EMPTY = new RedeemedBatch(List.of(), 0);
 
   public RedeemedBatch {
     tasks = List.copyOf(tasks);

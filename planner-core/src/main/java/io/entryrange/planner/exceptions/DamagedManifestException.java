@@ -1,4 +1,4 @@
-package io.entryrange.planner;
+package io.entryrange.planner.exceptions;
 
 /**
  * A manifest whose bytes are not what its snapshot's manifest list says: shorter than its blocks

@@ -1,4 +1,4 @@
-package io.entryrange.planner;
+package io.entryrange.planner.exceptions;
 
 /**
  * Work that this snapshot cannot have produced: a manifest outside its data manifest list, a
@@ -23,7 +23,7 @@ public final class InvalidBatchException extends RuntimeException {
     this(Kind.RANGES, message);
   }
 
-  InvalidBatchException(Kind kind, String message) {
+  public InvalidBatchException(Kind kind, String message) {
     super(message);
     this.kind = kind;
   }

@@ -1,4 +1,4 @@
-package io.entryrange.planner;
+package io.entryrange.planner.exceptions;
 
 import java.util.concurrent.CancellationException;
 
@@ -9,8 +9,8 @@ import java.util.concurrent.CancellationException;
  * stops within one unit instead of after the whole snapshot. The interrupt is left set: the one
  * who interrupted clears it when the work has stopped.
  */
-public final class Cancellation {
-  private Cancellation() {}
+public final class Interruption {
+  private Interruption() {}
 
   /**
    * @throws CancellationException when the current thread has been interrupted

@@ -1,8 +1,7 @@
-package io.entryrange.planner.slice;
+package io.entryrange.planner.batch;
 
-import io.entryrange.planner.DamagedManifestException;
-import io.entryrange.planner.InvalidBatchException;
-import io.entryrange.planner.batch.EntryRange;
+import io.entryrange.planner.exceptions.DamagedManifestException;
+import io.entryrange.planner.exceptions.InvalidBatchException;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -31,7 +30,7 @@ public record SnapshotManifests(
     Map<String, ManifestFile> dataByLocation,
     Set<Integer> specIds) {
 
-  static SnapshotManifests load(Snapshot snapshot, FileIO io) {
+  public static SnapshotManifests load(Snapshot snapshot, FileIO io) {
     List<ManifestFile> data = List.copyOf(snapshot.dataManifests(io));
     List<ManifestFile> deletes = List.copyOf(snapshot.deleteManifests(io));
     Map<String, ManifestFile> byLocation =
@@ -54,7 +53,7 @@ public record SnapshotManifests(
    *
    * @throws DamagedManifestException naming the first manifest whose spec is missing
    */
-  void requireSpecs(Map<Integer, PartitionSpec> specs) {
+  public void requireSpecs(Map<Integer, PartitionSpec> specs) {
     if (specs.keySet().containsAll(specIds)) {
       return;
     }
@@ -78,7 +77,7 @@ public record SnapshotManifests(
    * Heap held, roughly, for weighing cache entries: a manifest-list entry with its partition
    * summaries is a few hundred bytes.
    */
-  int weight() {
+  public int weight() {
     return 64 + 512 * (dataManifests.size() + deleteManifests.size());
   }
 
