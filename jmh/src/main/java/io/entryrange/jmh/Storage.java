@@ -1,6 +1,6 @@
 package io.entryrange.jmh;
 
-import io.entryrange.planner.testing.CountingFileIO;
+import io.entryrange.fixtures.io.CountingFileIO;
 import java.time.Duration;
 import org.apache.iceberg.io.FileIO;
 
