@@ -17,24 +17,13 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  * compares two block alignments; the mean over nine positions compares the plan sizes.
  */
 enum Batch implements Labelled {
-  FIRST("first"),
-  MIDDLE("middle"),
-  LAST("last"),
-  SPREAD("spread");
+  FIRST,
+  MIDDLE,
+  LAST,
+  SPREAD;
 
   /** Plan tasks a "spread" batch redeems: all of them at N = 1,000 (10 batches, 1 inline). */
   static final int SPREAD_TASKS = 9;
-
-  private final String label;
-
-  Batch(String label) {
-    this.label = label;
-  }
-
-  @Override
-  public String label() {
-    return label;
-  }
 
   /** Index of this batch's plan task among {@code planTasks} plan tasks. */
   int indexAmong(int planTasks) {
@@ -43,7 +32,7 @@ enum Batch implements Labelled {
       case FIRST -> 0;
       case MIDDLE -> planTasks / 2;
       case LAST -> planTasks - 1;
-      case SPREAD -> throw new IllegalArgumentException("Invalid single batch: " + label);
+      case SPREAD -> throw new IllegalArgumentException("Invalid single batch: " + label());
     };
   }
 

@@ -3,7 +3,7 @@ package io.entryrange.jmh;
 import io.entryrange.planner.EntryRangePlanner;
 import io.entryrange.planner.slice.ManifestIndexCache;
 import io.entryrange.planner.batch.RangeBatch;
-import io.entryrange.planner.testing.CountingFileIO.IoCost;
+import io.entryrange.fixtures.io.CountingFileIO.IoCost;
 import io.entryrange.token.PlanTaskCodec;
 import io.entryrange.token.RangePlanTask;
 import java.nio.charset.StandardCharsets;

@@ -1,6 +1,7 @@
 package io.entryrange.jmh;
 
 import java.util.Arrays;
+import java.util.Locale;
 import java.util.stream.Collectors;
 import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 
@@ -10,7 +11,16 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  * so parsing it back must be exact.
  */
 interface Labelled {
-  String label();
+  /** The constant's name, which every enum has. */
+  String name();
+
+  /**
+   * The constant's name in lower case, its words joined by hyphens: {@code OFFSET_CACHED} is
+   * {@code offset-cached}.
+   */
+  default String label() {
+    return name().toLowerCase(Locale.ROOT).replace('_', '-');
+  }
 
   static <E extends Enum<E> & Labelled> E parse(Class<E> type, String label) {
     for (E constant : type.getEnumConstants()) {

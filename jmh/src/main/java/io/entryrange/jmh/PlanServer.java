@@ -3,7 +3,7 @@ package io.entryrange.jmh;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.entryrange.planner.cache.DeleteIndexCache;
 import io.entryrange.planner.slice.ManifestIndexCache;
-import io.entryrange.planner.testing.CountingFileIO;
+import io.entryrange.fixtures.io.CountingFileIO;
 import io.entryrange.token.CodecMode;
 import io.entryrange.token.ScanPlanningService;
 import io.entryrange.token.ScanReply;

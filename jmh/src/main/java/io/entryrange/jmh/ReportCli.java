@@ -140,7 +140,13 @@ public final class ReportCli implements Callable<Integer> {
       Charts.write(measurements, out).forEach(chart -> console.println("  " + chart));
       String report =
           ReportWriter.render(
-              measurements, Headlines.of(measurements, List.of(), List.of()), config, machine(), List.of(), elapsed(start));
+              measurements,
+              Headlines.of(measurements, List.of(), List.of()),
+              config,
+              machine(),
+              List.of(),
+              List.of(),
+              elapsed(start));
       Files.writeString(out.resolve("REPORT.md"), report, StandardCharsets.UTF_8);
       phase(start, "done: " + out.toAbsolutePath().resolve("REPORT.md"));
       return 0;
@@ -207,7 +213,8 @@ public final class ReportCli implements Callable<Integer> {
       Charts.write(measurements, out).forEach(chart -> console.println("  " + chart));
       LongRunReport.charts(load, memory, out).forEach(chart -> console.println("  " + chart));
       String report =
-          ReportWriter.render(measurements, headlines, config, machine(), fixtures, elapsed(start))
+          ReportWriter.render(
+              measurements, headlines, config, machine(), fixtures, List.of(), elapsed(start))
               + LongRunReport.renderFloor(floors)
               + LongRunReport.renderAmplification(measurements)
               + LongRunReport.render(load, memory)

@@ -36,16 +36,6 @@ final class ReportWriter {
     this.tableFacts = List.copyOf(tableFacts);
   }
 
-  static String render(
-      List<Measurement> measurements,
-      List<Headline> headlines,
-      ReportConfig config,
-      List<String> machine,
-      List<FixtureInfo> fixtures,
-      String runtime) {
-    return render(measurements, headlines, config, machine, fixtures, List.of(), runtime);
-  }
-
   /**
    * The report; on a table of a catalog, {@code tableFacts} ({@link CatalogTable#facts}) describe
    * that table where the generated tables would be described, and no simulated object store is

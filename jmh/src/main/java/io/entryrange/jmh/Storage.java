@@ -1,6 +1,6 @@
 package io.entryrange.jmh;
 
-import io.entryrange.planner.testing.CountingFileIO;
+import io.entryrange.fixtures.io.CountingFileIO;
 import java.time.Duration;
 import org.apache.iceberg.io.FileIO;
 
@@ -10,28 +10,21 @@ import org.apache.iceberg.io.FileIO;
  * number of requests, not the bytes, dominates small reads.
  */
 enum Storage implements Labelled {
-  LOCAL("local", Duration.ZERO),
-  SIMULATED_OBJECT_STORE("simulated-object-store", Duration.ofMillis(20)),
+  LOCAL(Duration.ZERO),
+  SIMULATED_OBJECT_STORE(Duration.ofMillis(20)),
   /**
    * S3FileIO against S3Proxy, a fresh replica (block index and plan cache empty). The request
    * latency is added at the S3 endpoint, not here; {@code filesOpened} counts GET requests there.
    * Measured by {@link S3Probe}, outside JMH.
    */
-  S3_COLD("s3-cold", Duration.ZERO),
+  S3_COLD(Duration.ZERO),
   /** As {@link #S3_COLD}, on a replica that has redeemed the same plan task once before. */
-  S3_WARM("s3-warm", Duration.ZERO);
+  S3_WARM(Duration.ZERO);
 
-  private final String label;
   private final Duration requestLatency;
 
-  Storage(String label, Duration requestLatency) {
-    this.label = label;
+  Storage(Duration requestLatency) {
     this.requestLatency = requestLatency;
-  }
-
-  @Override
-  public String label() {
-    return label;
   }
 
   /** Added per file open and per non-sequential read. */

@@ -2,13 +2,13 @@ package io.entryrange.planner.slice;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.entryrange.planner.testing.CountingFileIO;
 import io.entryrange.planner.testing.IcebergScans;
 import io.entryrange.planner.EntryRangePlanner;
 import io.entryrange.planner.batch.EntryRange;
 import io.entryrange.planner.batch.RangeBatch;
 import io.entryrange.planner.cache.TableKey;
 import io.entryrange.planner.request.ScanRequests;
+import io.entryrange.planner.testing.ReadCounter;
 import io.entryrange.planner.testing.TaskJson;
 import io.entryrange.planner.testing.TestTables;
 import java.util.ArrayList;
@@ -18,13 +18,14 @@ import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.rest.requests.PlanTableScanRequest;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
  * Deterministic cost of reading a slice of one large manifest (58,000 entries, about 280 Avro
- * blocks), counted through {@link CountingFileIO}; and exact v3 row ids for slices that start deep
+ * blocks), counted through {@link ReadCounter}; and exact v3 row ids for slices that start deep
  * inside it.
  *
  * <p>The byte bound is for v2: a v3 manifest whose entries inherit row ids is decoded once per
@@ -92,7 +93,8 @@ class SliceCostTest {
   void lastHundredEntriesCostTwoRequestsColdAndOneWarmUnderFivePercent() {
     ManifestIndexCache cache = new ManifestIndexCache();
     EntryRangePlanner planner = new EntryRangePlanner(cache);
-    CountingFileIO io = new CountingFileIO(table.io());
+    ReadCounter reads = new ReadCounter(table.io());
+    FileIO io = reads.io();
 
     RedeemedBatch cold = planner.redeem(table, readingStats(), batch(ENTRIES - 100, ENTRIES), io);
 
@@ -103,19 +105,19 @@ class SliceCostTest {
     }
     assertThat(index.blockCount()).isGreaterThan(100);
     assertThat(cold.tasks()).hasSize(100);
-    CountingFileIO.IoCost cost = io.costOf(manifest.path());
-    assertThat(requests(cost)).as("cold requests for the manifest").isLessThanOrEqualTo(2);
-    assertThat(cost.bytesRead())
+    assertThat(reads.requests(manifest.path()))
+        .as("cold requests for the manifest")
+        .isLessThanOrEqualTo(2);
+    assertThat(reads.bytesRead(manifest.path()))
         .as("cold: the manifest once, then the slice")
         .isLessThan(manifest.length() + manifest.length() / 20);
     assertThat(cold.entriesDecoded() - 100).isLessThanOrEqualTo(2 * largestBlock);
 
-    io.reset();
+    reads.reset();
     RedeemedBatch warm = planner.redeem(table, readingStats(), batch(ENTRIES - 100, ENTRIES), io);
     assertThat(TaskJson.of(warm.tasks())).isEqualTo(TaskJson.of(cold.tasks()));
-    CountingFileIO.IoCost warmCost = io.costOf(manifest.path());
-    assertThat(requests(warmCost)).as("warm requests for the manifest").isEqualTo(1);
-    assertThat(warmCost.bytesRead())
+    assertThat(reads.requests(manifest.path())).as("warm requests for the manifest").isEqualTo(1);
+    assertThat(reads.bytesRead(manifest.path()))
         .as("warm: only the blocks themselves")
         .isLessThan(manifest.length() / 20)
         .isLessThanOrEqualTo(index.blockEnd(index.blockCount() - 1) - index.blockOffset(index.blockOf(ENTRIES - 100)));
@@ -126,12 +128,13 @@ class SliceCostTest {
     for (long start : new long[] {0, 29_000, ENTRIES - 100}) {
       ManifestIndexCache cache = new ManifestIndexCache();
       EntryRangePlanner planner = new EntryRangePlanner(cache);
-      CountingFileIO io = new CountingFileIO(table.io());
+      ReadCounter reads = new ReadCounter(table.io());
+      FileIO io = reads.io();
       planner.redeem(table, readingStats(), batch(start, start + 100), io);
-      assertThat(requests(io.costOf(manifest.path()))).as("cold at %s", start).isLessThanOrEqualTo(2);
-      io.reset();
+      assertThat(reads.requests(manifest.path())).as("cold at %s", start).isLessThanOrEqualTo(2);
+      reads.reset();
       planner.redeem(table, readingStats(), batch(start, start + 100), io);
-      assertThat(requests(io.costOf(manifest.path()))).as("warm at %s", start).isEqualTo(1);
+      assertThat(reads.requests(manifest.path())).as("warm at %s", start).isEqualTo(1);
     }
   }
 
@@ -148,24 +151,21 @@ class SliceCostTest {
     for (long start : new long[] {0, boundary - 50, 29_000, ENTRIES - 100}) {
       ManifestIndexCache cache = new ManifestIndexCache();
       EntryRangePlanner planner = new EntryRangePlanner(cache);
-      CountingFileIO io = new CountingFileIO(table.io());
+      ReadCounter reads = new ReadCounter(table.io());
+      FileIO io = reads.io();
       RedeemedBatch cold = planner.redeem(table, pinned(), batch(start, start + 100), io);
-      assertThat(requests(io.costOf(manifest.path()))).as("cold at %s", start).isLessThanOrEqualTo(2);
+      assertThat(reads.requests(manifest.path())).as("cold at %s", start).isLessThanOrEqualTo(2);
       assertThat(cold.entriesDecoded()).as("entries decoded at %s", start).isEqualTo(100);
-      io.reset();
+      reads.reset();
       RedeemedBatch warm = planner.redeem(table, pinned(), batch(start, start + 100), io);
-      assertThat(requests(io.costOf(manifest.path()))).as("warm at %s", start).isZero();
-      assertThat(io.costOf(manifest.path()).bytesRead()).as("warm bytes at %s", start).isZero();
+      assertThat(reads.requests(manifest.path())).as("warm at %s", start).isZero();
+      assertThat(reads.bytesRead(manifest.path())).as("warm bytes at %s", start).isZero();
       assertThat(TaskJson.of(warm.tasks())).isEqualTo(TaskJson.of(cold.tasks()));
       long first = start;
       List<FileScanTask> expected =
           all.stream().filter(task -> task.file().pos() >= first && task.file().pos() < first + 100).toList();
       assertThat(TaskJson.of(cold.tasks())).as("tasks at %s", start).isEqualTo(TaskJson.of(expected));
     }
-  }
-
-  static long requests(CountingFileIO.IoCost cost) {
-    return cost.filesOpened() + cost.seeks();
   }
 
   @Test
@@ -185,13 +185,14 @@ class SliceCostTest {
   void costDoesNotGrowWithThePositionOfTheSlice() {
     ManifestIndexCache cache = new ManifestIndexCache();
     EntryRangePlanner planner = new EntryRangePlanner(cache);
-    CountingFileIO io = new CountingFileIO(table.io());
+    ReadCounter reads = new ReadCounter(table.io());
+    FileIO io = reads.io();
     planner.redeem(table, readingStats(), batch(0, 100), io);
     List<Long> bytes = new ArrayList<>();
     for (long start : new long[] {0, 29_000, ENTRIES - 100}) {
-      io.reset();
+      reads.reset();
       planner.redeem(table, readingStats(), batch(start, start + 100), io);
-      bytes.add(io.costOf(manifest.path()).bytesRead());
+      bytes.add(reads.bytesRead(manifest.path()));
     }
     long smallest = bytes.stream().mapToLong(Long::longValue).min().orElseThrow();
     assertThat(bytes).allSatisfy(read -> assertThat(read).isLessThanOrEqualTo(3 * smallest));
@@ -204,11 +205,12 @@ class SliceCostTest {
         IcebergScans.planFiles(v3Table.newScan().useSnapshot(pinned(v3Table).snapshotId()));
     for (long start : new long[] {ENTRIES - 7, 0, 211, 12_345, 30_000}) {
       long end = Math.min(ENTRIES, start + 150);
-      CountingFileIO io = new CountingFileIO(v3Table.io());
+      ReadCounter reads = new ReadCounter(v3Table.io());
+      FileIO io = reads.io();
       RedeemedBatch redeemed =
           planner.redeem(v3Table, pinned(v3Table), batch(v3Manifest, start, end), io);
       if (start != ENTRIES - 7) {
-        assertThat(io.costOf(v3Manifest.path()).bytesRead())
+        assertThat(reads.bytesRead(v3Manifest.path()))
             .as("row-id offsets are computed once per manifest")
             .isLessThan(v3Manifest.length() / 20);
       }
