@@ -10,13 +10,9 @@ import org.junit.jupiter.api.Test;
 class HeadlinesTest {
   @Test
   void ratiosArePairedForkByForkBetweenTheCellsTheQuestionNames() {
-    List<Measurement> rows =
-        List.of(
-            redemption("range", 1_000, "run 0", 1.0, 2.0, 3.0),
-            // N = 100,000 over N = 1,000, fork by fork: 1.2, 1.2, 1.2
-            redemption("range", 100_000, "run 0", 1.2, 2.4, 3.6),
-            // offset over range at N = 100,000: 1,000, 500, 2,000 -> geometric mean 1,000
-            redemption("offset", 100_000, "run 0", 1200, 1200, 7200));
+    // N = 100,000 over N = 1,000, fork by fork: 1.2, 1.2, 1.2; offset over range at N = 100,000:
+    // 1,000, 500, 2,000 -> geometric mean 1,000
+    List<Measurement> rows = rangeAndOffset("run 0", "run 0", "run 0", 1200, 1200, 7200);
 
     List<Headline> headlines = Headlines.of(rows, List.of(), List.of());
 
@@ -77,11 +73,7 @@ class HeadlinesTest {
    */
   @Test
   void ratiosOfCellsTimedApartAreIndependentSamples() {
-    List<Measurement> rows =
-        List.of(
-            redemption("range", 1_000, "run 0", 1.0, 2.0, 3.0),
-            redemption("range", 100_000, "run 1", 1.2, 2.4, 3.6),
-            redemption("offset", 100_000, "run 2", 1200, 1200, 7200, 1200));
+    List<Measurement> rows = rangeAndOffset("run 0", "run 1", "run 2", 1200, 1200, 7200, 1200);
 
     List<Headline> headlines = Headlines.of(rows, List.of(), List.of());
 
@@ -94,6 +86,18 @@ class HeadlinesTest {
     assertThat(Math.log(flat.high() / flat.estimate())).isCloseTo(half, within(1e-4));
     assertThat(headlines.get(0).verdict()).as("1.2 and its spread reach past 1.3").contains("straddles");
     assertThat(headlines.get(1).value().samples()).isEqualTo(3);
+  }
+
+  /**
+   * Range redemptions at N = 1,000 (1, 2, 3 ms a fork) and at N = 100,000 (1.2, 2.4, 3.6 ms), and
+   * offset redemptions at N = 100,000 taking {@code offsetForks}, timed in the forks named.
+   */
+  private static List<Measurement> rangeAndOffset(
+      String rangeSmallIn, String rangeLargeIn, String offsetIn, double... offsetForks) {
+    return List.of(
+        redemption("range", 1_000, rangeSmallIn, 1.0, 2.0, 3.0),
+        redemption("range", 100_000, rangeLargeIn, 1.2, 2.4, 3.6),
+        redemption("offset", 100_000, offsetIn, offsetForks));
   }
 
   private static double variance(double... values) {

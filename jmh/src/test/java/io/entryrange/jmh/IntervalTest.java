@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import java.util.Random;
+import java.util.function.Function;
 import org.apache.commons.math3.stat.regression.SimpleRegression;
 import org.junit.jupiter.api.Test;
 
@@ -97,19 +98,18 @@ class IntervalTest {
    */
   @Test
   void aRepeatRunOfThreeForksLandsInTheInterval95TimesIn100() {
-    Random random = new Random(26);
-    int trials = 20_000;
-    int inside = 0;
-    for (int trial = 0; trial < trials; trial += 1) {
-      double[] run = {random.nextGaussian(), random.nextGaussian(), random.nextGaussian()};
-      double repeat = (random.nextGaussian() + random.nextGaussian() + random.nextGaussian()) / 3;
-      Interval interval = Interval.ofMean(run);
-      if (interval.low() <= repeat && repeat <= interval.high()) {
-        inside += 1;
-      }
-    }
+    double coverage =
+        coverage(
+            26,
+            20_000,
+            random -> {
+              double[] run = {random.nextGaussian(), random.nextGaussian(), random.nextGaussian()};
+              double repeat =
+                  (random.nextGaussian() + random.nextGaussian() + random.nextGaussian()) / 3;
+              return new Trial(Interval.ofMean(run), repeat);
+            });
 
-    assertThat(inside / (double) trials).isBetween(0.94, 0.96);
+    assertThat(coverage).isBetween(0.94, 0.96);
   }
 
   /**
@@ -120,21 +120,38 @@ class IntervalTest {
    */
   @Test
   void aRepeatRunsIndependentRatioLandsInTheInterval95TimesIn100() {
-    Random random = new Random(42);
-    int trials = 10_000;
+    double coverage =
+        coverage(
+            42,
+            10_000,
+            random -> {
+              Interval run =
+                  Interval.ofIndependentRatio(logNormal(random, 4, 0.1), logNormal(random, 2, 0.25));
+              Interval repeat =
+                  Interval.ofIndependentRatio(logNormal(random, 4, 0.1), logNormal(random, 2, 0.25));
+              return new Trial(run, repeat.estimate());
+            });
+
+    assertThat(coverage).isBetween(0.95, 1.0);
+  }
+
+  /** A run's interval, and the figure a repeat run got. */
+  private record Trial(Interval run, double repeat) {}
+
+  /**
+   * The share of {@code trials} trials, drawn from one generator seeded {@code seed}, whose repeat
+   * figure lands in the run's interval.
+   */
+  private static double coverage(long seed, int trials, Function<Random, Trial> trial) {
+    Random random = new Random(seed);
     int inside = 0;
-    for (int trial = 0; trial < trials; trial += 1) {
-      double[] top = logNormal(random, 4, 0.1);
-      double[] bottom = logNormal(random, 2, 0.25);
-      Interval run = Interval.ofIndependentRatio(top, bottom);
-      double repeat =
-          Interval.ofIndependentRatio(logNormal(random, 4, 0.1), logNormal(random, 2, 0.25)).estimate();
-      if (run.low() <= repeat && repeat <= run.high()) {
+    for (int i = 0; i < trials; i += 1) {
+      Trial drawn = trial.apply(random);
+      if (drawn.run().low() <= drawn.repeat() && drawn.repeat() <= drawn.run().high()) {
         inside += 1;
       }
     }
-
-    assertThat(inside / (double) trials).isBetween(0.95, 1.0);
+    return inside / (double) trials;
   }
 
   private static double[] logNormal(Random random, int forks, double spread) {
@@ -148,23 +165,21 @@ class IntervalTest {
   /** The same for a slope over 8 points of the same design, the memory headline's regression. */
   @Test
   void aRepeatRunsSlopeLandsInTheInterval95TimesIn100() {
-    Random random = new Random(23);
-    int trials = 10_000;
-    int inside = 0;
-    for (int trial = 0; trial < trials; trial += 1) {
-      SimpleRegression run = new SimpleRegression();
-      SimpleRegression repeat = new SimpleRegression();
-      for (int x = 0; x < 8; x += 1) {
-        run.addData(x, 0.5 * x + random.nextGaussian());
-        repeat.addData(x, 0.5 * x + random.nextGaussian());
-      }
-      Interval slope = Interval.ofSlope(run);
-      if (slope.low() <= repeat.getSlope() && repeat.getSlope() <= slope.high()) {
-        inside += 1;
-      }
-    }
+    double coverage =
+        coverage(
+            23,
+            10_000,
+            random -> {
+              SimpleRegression run = new SimpleRegression();
+              SimpleRegression repeat = new SimpleRegression();
+              for (int x = 0; x < 8; x += 1) {
+                run.addData(x, 0.5 * x + random.nextGaussian());
+                repeat.addData(x, 0.5 * x + random.nextGaussian());
+              }
+              return new Trial(Interval.ofSlope(run), repeat.getSlope());
+            });
 
-    assertThat(inside / (double) trials).isBetween(0.935, 0.965);
+    assertThat(coverage).isBetween(0.935, 0.965);
   }
 
   @Test

@@ -6,28 +6,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.lang.reflect.RecordComponent;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class JmhResultsTest {
+  /** The summary's columns: every component of a measurement, in the record's order. */
   private static final List<String> FIELDS =
-      List.of(
-          "kind",
-          "strategy",
-          "planSize",
-          "layout",
-          "batch",
-          "storage",
-          "msPerOp",
-          "bytesRead",
-          "filesOpened",
-          "entriesDecoded",
-          "allocBytesPerOp",
-          "tokenBytes",
-          "forksMs",
-          "source",
-          "timedIn");
+      Arrays.stream(Measurement.class.getRecordComponents()).map(RecordComponent::getName).toList();
 
   /** A result in JMH's JSON layout, with made-up scores: only the shape is under test. */
   private static ObjectNode result(String benchmark, Map<String, String> params, double score, Double alloc) {
