@@ -267,6 +267,8 @@ public final class PlanTaskCodec {
     private byte[] tableUtf8 = null;
     private byte[] scanUtf8 = null;
     private boolean written = false;
+    private FanOutPlanTask headOf = null;
+    private byte[] head = null;
 
     private Batch(TableIdentifier table, PlanTableScanRequest scan, PlanBinding plan) {
       this.table = table;
@@ -306,24 +308,47 @@ public final class PlanTaskCodec {
      * plan task.
      */
     byte[] fanOutJson(FanOutPlanTask task) {
-      Ascii json = new Ascii(tableUtf8.length + scanUtf8.length + 200);
-      json.add("{\"" + TABLE + "\":").add(tableUtf8);
-      if (plan != null) {
-        // base64url characters and a plain number: nothing to escape
-        json.add(",\"" + PLAN + "\":{\"" + PLAN_NONCE + "\":\"").add(plan.nonce());
-        json.add("\",\"" + PLAN_EXPIRES + "\":").add(Long.toString(plan.expiresMillis())).add("}");
-      }
-      json.add(",\"" + FAN_OUT + "\":\"").add(task.space().name().toLowerCase(Locale.ROOT)).add("\"");
-      json.number(BATCH_SIZE, task.batchSize());
-      if (task.space() == FanOutPlanTask.Space.ENTRIES) {
-        json.number(MANIFESTS_PER_BATCH, task.maxManifests());
-      }
-      json.number(WIDTH, task.width());
-      json.number(TOTAL, task.total());
+      byte[] before = headOf(task);
+      Ascii json = new Ascii(before.length + scanUtf8.length + 64);
+      json.add(before);
       json.number(SPAN_START, task.span().start());
       json.number(SPAN_END, task.span().end());
       json.add(",\"" + SCAN + "\":").add(scanUtf8).add("}");
       return json.bytes();
+    }
+
+    /**
+     * A fan-out plan task's JSON up to its span, kept for the next task with the same space, batch
+     * size, manifests per batch, width and total. Why: the 64 plan tasks of a fan-out plan
+     * response differ only in their spans, and writing the same head 64 times was most of what
+     * encoding them cost, which a plan call at N = 100,000 pays and one at N = 1,000 (9 range plan
+     * tasks) does not.
+     */
+    private byte[] headOf(FanOutPlanTask task) {
+      if (headOf == null
+          || headOf.space() != task.space()
+          || headOf.batchSize() != task.batchSize()
+          || headOf.maxManifests() != task.maxManifests()
+          || headOf.width() != task.width()
+          || headOf.total() != task.total()) {
+        Ascii json = new Ascii(tableUtf8.length + 200);
+        json.add("{\"" + TABLE + "\":").add(tableUtf8);
+        if (plan != null) {
+          // base64url characters and a plain number: nothing to escape
+          json.add(",\"" + PLAN + "\":{\"" + PLAN_NONCE + "\":\"").add(plan.nonce());
+          json.add("\",\"" + PLAN_EXPIRES + "\":").add(Long.toString(plan.expiresMillis())).add("}");
+        }
+        json.add(",\"" + FAN_OUT + "\":\"").add(task.space().name().toLowerCase(Locale.ROOT)).add("\"");
+        json.number(BATCH_SIZE, task.batchSize());
+        if (task.space() == FanOutPlanTask.Space.ENTRIES) {
+          json.number(MANIFESTS_PER_BATCH, task.maxManifests());
+        }
+        json.number(WIDTH, task.width());
+        json.number(TOTAL, task.total());
+        this.head = json.bytes();
+        this.headOf = task;
+      }
+      return head;
     }
 
     @Override

@@ -64,7 +64,8 @@ class PlanTaskCodecTest {
   }
 
   /**
-   * A batch of one response's plan tasks, whose table and scan are written once and copied in,
+   * A batch of one response's plan tasks, whose table and scan are written once and copied in
+   * (and a fan-out plan task's head up to its span, kept for the next with the same numbers),
    * encodes every plan task to the same string as encoding it alone, for every kind and scan
    * (the full scan's filter has strings, a timestamp and nesting); a task of another scan, or
    * refused for its size, is treated as {@code tryEncode} treats it.
@@ -99,7 +100,25 @@ class PlanTaskCodecTest {
                 64,
                 64,
                 1_000_000,
-                new PositionSpan(1_000, 17_000)));
+                new PositionSpan(1_000, 17_000)),
+            new FanOutPlanTask(
+                table,
+                scan,
+                FanOutPlanTask.Space.ENTRIES,
+                100,
+                64,
+                64,
+                1_000_000,
+                new PositionSpan(17_000, 33_000)),
+            new FanOutPlanTask(
+                table,
+                scan,
+                FanOutPlanTask.Space.ENTRIES,
+                100,
+                64,
+                64,
+                999_999,
+                new PositionSpan(33_000, 49_000)));
     PlanBinding bound = new PlanBinding("AAAAAAAAAAAAAAAA", 1_800_000_000_000L);
     for (PlanBinding plan : Arrays.asList(null, bound)) {
       PlanTaskCodec.Batch batch = codec.batch(table, scan, plan);

@@ -93,10 +93,17 @@ class ResponseJsonTest {
         TableScan scan = table.newScan().filter(filter);
         List<FileScanTask> tasks =
             SharedResiduals.of(IcebergScans.planFiles(stats ? scan.includeColumnStats() : scan), filter, true);
-        // plan tasks as the codec and signer write them, and strings JSON must escape
+        // plan tasks as the codec and signer write them, and strings JSON must escape, longer
+        // and shorter ones in turn
         List<String> planTasks =
             random.nextBoolean()
-                ? List.of("pt-" + seed, "cHQtMg.c2ln_-", "pt \"quoted\" \u00e9\n")
+                ? List.of(
+                    "pt-" + seed,
+                    "pt \"quoted\" \u00e9\n",
+                    "cHQtMg.c2ln_-",
+                    "ascii \"quoted\" back\\slash\ttab",
+                    "\u00ff-\u0100",
+                    "a")
                 : null;
         PlanTableScanResponse.Builder plan =
             ScanResponses.plan(table.specs())
