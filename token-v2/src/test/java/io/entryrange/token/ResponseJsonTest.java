@@ -103,6 +103,7 @@ class ResponseJsonTest {
                     "cHQtMg.c2ln_-",
                     "ascii \"quoted\" back\\slash\ttab",
                     "\u00ff-\u0100",
+                    "\u0141\u0130d\u017a", // characters whose low bytes are 'A', '0' and 'z'
                     "a")
                 : null;
         PlanTableScanResponse.Builder plan =
