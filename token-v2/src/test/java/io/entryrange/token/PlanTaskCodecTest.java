@@ -118,7 +118,16 @@ class PlanTaskCodecTest {
                 64,
                 64,
                 999_999,
-                new PositionSpan(33_000, 49_000)));
+                new PositionSpan(33_000, 49_000)),
+            // each of the next differs from the one before in one field of the head alone
+            new FanOutPlanTask(
+                table, scan, FanOutPlanTask.Space.ENTRIES, 50, 64, 64, 999_999, new PositionSpan(49_000, 65_000)),
+            new FanOutPlanTask(
+                table, scan, FanOutPlanTask.Space.ENTRIES, 50, 32, 64, 999_999, new PositionSpan(65_000, 81_000)),
+            new FanOutPlanTask(
+                table, scan, FanOutPlanTask.Space.ENTRIES, 50, 32, 32, 999_999, new PositionSpan(81_000, 97_000)),
+            new FanOutPlanTask(
+                table, scan, FanOutPlanTask.Space.OFFSETS, 50, 0, 32, 999_999, new PositionSpan(0, 31_250)));
     PlanBinding bound = new PlanBinding("AAAAAAAAAAAAAAAA", 1_800_000_000_000L);
     for (PlanBinding plan : Arrays.asList(null, bound)) {
       PlanTaskCodec.Batch batch = codec.batch(table, scan, plan);
