@@ -86,48 +86,22 @@ class PlanTaskCodecTest {
 
   private void assertBatchEncodesAsAlone(TableIdentifier table, PlanTableScanRequest scan) {
     long snapshotId = scan.snapshotId();
+    FanOutPlanTask.Space offsets = FanOutPlanTask.Space.OFFSETS;
+    FanOutPlanTask.Space entries = FanOutPlanTask.Space.ENTRIES;
+    // fan-out plan tasks: space, batch size, manifests per batch, width, total, span
     List<PlanTask> tasks =
         List.of(
             new RangePlanTask(table, snapshotId, scan, ranges(3)),
             new OffsetPlanTask(table, 10, 100, scan),
-            new FanOutPlanTask(
-                table, scan, FanOutPlanTask.Space.OFFSETS, 100, 0, 64, 250_000, new PositionSpan(0, 250_000)),
-            new FanOutPlanTask(
-                table,
-                scan,
-                FanOutPlanTask.Space.ENTRIES,
-                100,
-                64,
-                64,
-                1_000_000,
-                new PositionSpan(1_000, 17_000)),
-            new FanOutPlanTask(
-                table,
-                scan,
-                FanOutPlanTask.Space.ENTRIES,
-                100,
-                64,
-                64,
-                1_000_000,
-                new PositionSpan(17_000, 33_000)),
-            new FanOutPlanTask(
-                table,
-                scan,
-                FanOutPlanTask.Space.ENTRIES,
-                100,
-                64,
-                64,
-                999_999,
-                new PositionSpan(33_000, 49_000)),
+            fanOut(table, scan, offsets, 100, 0, 64, 250_000, 0, 250_000),
+            fanOut(table, scan, entries, 100, 64, 64, 1_000_000, 1_000, 17_000),
+            fanOut(table, scan, entries, 100, 64, 64, 1_000_000, 17_000, 33_000),
+            fanOut(table, scan, entries, 100, 64, 64, 999_999, 33_000, 49_000),
             // each of the next differs from the one before in one field of the head alone
-            new FanOutPlanTask(
-                table, scan, FanOutPlanTask.Space.ENTRIES, 50, 64, 64, 999_999, new PositionSpan(49_000, 65_000)),
-            new FanOutPlanTask(
-                table, scan, FanOutPlanTask.Space.ENTRIES, 50, 32, 64, 999_999, new PositionSpan(65_000, 81_000)),
-            new FanOutPlanTask(
-                table, scan, FanOutPlanTask.Space.ENTRIES, 50, 32, 32, 999_999, new PositionSpan(81_000, 97_000)),
-            new FanOutPlanTask(
-                table, scan, FanOutPlanTask.Space.OFFSETS, 50, 0, 32, 999_999, new PositionSpan(0, 31_250)));
+            fanOut(table, scan, entries, 50, 64, 64, 999_999, 49_000, 65_000),
+            fanOut(table, scan, entries, 50, 32, 64, 999_999, 65_000, 81_000),
+            fanOut(table, scan, entries, 50, 32, 32, 999_999, 81_000, 97_000),
+            fanOut(table, scan, offsets, 50, 0, 32, 999_999, 0, 31_250));
     PlanBinding bound = new PlanBinding("AAAAAAAAAAAAAAAA", 1_800_000_000_000L);
     for (PlanBinding plan : Arrays.asList(null, bound)) {
       PlanTaskCodec.Batch batch = codec.batch(table, scan, plan);
@@ -145,6 +119,20 @@ class PlanTaskCodecTest {
           .isEqualTo(codec.tryEncode(otherScan, plan));
     }
     assertThat(codec.tryEncode(tasks.get(0), null)).isEqualTo(codec.tryEncode(tasks.get(0)));
+  }
+
+  private static FanOutPlanTask fanOut(
+      TableIdentifier table,
+      PlanTableScanRequest scan,
+      FanOutPlanTask.Space space,
+      int batchSize,
+      int maxManifests,
+      int width,
+      long total,
+      long spanStart,
+      long spanEnd) {
+    return new FanOutPlanTask(
+        table, scan, space, batchSize, maxManifests, width, total, new PositionSpan(spanStart, spanEnd));
   }
 
   private static void assertSameScan(PlanTableScanRequest actual, PlanTableScanRequest expected) {
