@@ -1,6 +1,8 @@
 package io.entryrange.planner.cache;
 
 import com.github.benmanes.caffeine.cache.AsyncCache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Weigher;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.Supplier;
@@ -18,6 +20,19 @@ import java.util.function.Supplier;
  */
 public final class AsyncLoads {
   private AsyncLoads() {}
+
+  /**
+   * An empty cache of at most {@code maxWeight} as {@code weigher} counts it, recording the stats
+   * the caches export: the one shape every node-local cache of the planner has.
+   */
+  public static <K, V> AsyncCache<K, V> cache(
+      long maxWeight, Weigher<? super K, ? super V> weigher) {
+    return Caffeine.newBuilder()
+        .maximumWeight(maxWeight)
+        .<K, V>weigher(weigher)
+        .recordStats()
+        .buildAsync();
+  }
 
   /** The cached value for {@code key}, or the one {@code load} computes on this thread. */
   public static <K, V> V get(AsyncCache<K, V> cache, K key, Supplier<V> load) {

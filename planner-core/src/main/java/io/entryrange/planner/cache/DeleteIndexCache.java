@@ -1,7 +1,6 @@
 package io.entryrange.planner.cache;
 
 import com.github.benmanes.caffeine.cache.AsyncCache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.stats.CacheStats;
 import io.entryrange.planner.batch.SnapshotManifests;
 import io.entryrange.planner.request.ScanRequests;
@@ -44,12 +43,9 @@ public final class DeleteIndexCache {
   public DeleteIndexCache(long maxWeightBytes) {
     Preconditions.checkArgument(maxWeightBytes >= 0, "Invalid cache weight: %s", maxWeightBytes);
     this.indexes =
-        Caffeine.newBuilder()
-            .maximumWeight(maxWeightBytes)
-            .<Key, DeleteIndex>weigher(
-                (key, index) -> (int) Math.min(Integer.MAX_VALUE, key.weight() + index.weight()))
-            .recordStats()
-            .buildAsync();
+        AsyncLoads.cache(
+            maxWeightBytes,
+            (key, index) -> (int) Math.min(Integer.MAX_VALUE, key.weight() + index.weight()));
   }
 
   /**

@@ -1,7 +1,6 @@
 package io.entryrange.planner.cache;
 
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.AsyncCache;
 import io.entryrange.planner.batch.EntrySpace;
 import java.util.function.Supplier;
 import org.apache.iceberg.TableScan;
@@ -18,13 +17,15 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  * specs were read from), the snapshot id and the scan's filter and case sensitivity. A cold node
  * builds the same space. Weighed by the manifests a space holds.
  *
- * <p>Thread-safe. Concurrent misses on one key build the space once.
+ * <p>Thread-safe. Concurrent misses on one key build the space once, on the calling thread and
+ * outside the cache's map ({@link AsyncLoads}): building may read the manifest list from storage,
+ * which then holds up only the redemptions of that scan.
  */
 public final class EntrySpaceCache {
   /** Default bound: about 500,000 kept manifests over all cached spaces. */
   public static final long DEFAULT_MAX_MANIFESTS = 500_000;
 
-  private final Cache<Key, EntrySpace> spaces;
+  private final AsyncCache<Key, EntrySpace> spaces;
 
   public EntrySpaceCache() {
     this(DEFAULT_MAX_MANIFESTS);
@@ -32,11 +33,7 @@ public final class EntrySpaceCache {
 
   public EntrySpaceCache(long maxManifests) {
     Preconditions.checkArgument(maxManifests >= 0, "Invalid cache size: %s", maxManifests);
-    this.spaces =
-        Caffeine.newBuilder()
-            .maximumWeight(maxManifests)
-            .<Key, EntrySpace>weigher((key, space) -> 1 + space.manifestCount())
-            .build();
+    this.spaces = AsyncLoads.cache(maxManifests, (key, space) -> 1 + space.manifestCount());
   }
 
   /**
@@ -44,14 +41,14 @@ public final class EntrySpaceCache {
    * ManifestIndexCache#invalidateAll}), and to measure cold redemptions.
    */
   public void invalidateAll() {
-    spaces.invalidateAll();
+    spaces.synchronous().invalidateAll();
   }
 
   public EntrySpace get(
       TableKey table, long snapshotId, TableScan scan, Supplier<EntrySpace> build) {
     Key key =
         new Key(table, snapshotId, ExpressionParser.toJson(scan.filter()), scan.isCaseSensitive());
-    return spaces.get(key, ignored -> build.get());
+    return AsyncLoads.get(spaces, key, build);
   }
 
   private record Key(TableKey table, long snapshotId, String filter, boolean caseSensitive) {}

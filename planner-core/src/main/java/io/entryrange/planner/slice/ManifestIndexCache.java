@@ -1,7 +1,6 @@
 package io.entryrange.planner.slice;
 
 import com.github.benmanes.caffeine.cache.AsyncCache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.stats.CacheStats;
 import io.entryrange.planner.batch.SnapshotManifests;
 import io.entryrange.planner.cache.AsyncLoads;
@@ -60,36 +59,12 @@ public final class ManifestIndexCache {
 
   public ManifestIndexCache(long maxWeightBytes) {
     Preconditions.checkArgument(maxWeightBytes >= 0, "Invalid cache weight: %s", maxWeightBytes);
-    this.blockIndexes =
-        Caffeine.newBuilder()
-            .maximumWeight(maxWeightBytes)
-            .<FileKey, ManifestBlockIndex>weigher((key, index) -> index.weight())
-            .recordStats()
-            .buildAsync();
+    this.blockIndexes = AsyncLoads.cache(maxWeightBytes, (key, index) -> index.weight());
     this.rowIdOffsets =
-        Caffeine.newBuilder()
-            .maximumWeight(maxWeightBytes / 4)
-            .<FileKey, long[]>weigher((key, offsets) -> 8 * offsets.length + 32)
-            .recordStats()
-            .buildAsync();
-    this.manifestLists =
-        Caffeine.newBuilder()
-            .maximumWeight(maxWeightBytes / 4)
-            .<ListKey, SnapshotManifests>weigher((key, manifests) -> manifests.weight())
-            .recordStats()
-            .buildAsync();
-    this.statsFreeBlocks =
-        Caffeine.newBuilder()
-            .maximumWeight(maxWeightBytes)
-            .<BlockKey, StatsFreeBlock>weigher((key, block) -> block.weight())
-            .recordStats()
-            .buildAsync();
-    this.sliceReaders =
-        Caffeine.newBuilder()
-            .maximumWeight(maxWeightBytes)
-            .<HeaderKey, SliceReaders>weigher((key, readers) -> readers.weight())
-            .recordStats()
-            .buildAsync();
+        AsyncLoads.cache(maxWeightBytes / 4, (key, offsets) -> 8 * offsets.length + 32);
+    this.manifestLists = AsyncLoads.cache(maxWeightBytes / 4, (key, list) -> list.weight());
+    this.statsFreeBlocks = AsyncLoads.cache(maxWeightBytes, (key, block) -> block.weight());
+    this.sliceReaders = AsyncLoads.cache(maxWeightBytes, (key, readers) -> readers.weight());
   }
 
   /**
