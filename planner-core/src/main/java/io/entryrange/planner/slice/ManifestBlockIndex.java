@@ -42,9 +42,26 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  * slices learn inside the blocks ({@link EntryMarks}) are kept with it, weighed in full from the
  * start.
  *
- * <p>Thread-safe; immutable but for the marks.
+ * <p>Thread-safe; immutable but for the marks. The arrays are not copied, so no one may change
+ * them; {@link #header()} hands out a copy.
+ *
+ * @param header the file header: magic, metadata and sync marker
+ * @param avroLayout the parsed header, for trimming slices; null for a codec this Avro cannot
+ *     inflate
+ * @param entryMarks where entries start inside the blocks, as far as slices have learned
+ * @param fileLength the manifest's length in bytes, where the last indexed block ends
+ * @param blockOffsets where each indexed block starts, in bytes
+ * @param firstEntries the position of each indexed block's first entry
+ * @param entryCount the manifest's entries, all blocks together
  */
-final class ManifestBlockIndex {
+record ManifestBlockIndex(
+    byte[] header,
+    AvroLayout avroLayout,
+    EntryMarks entryMarks,
+    long fileLength,
+    long[] blockOffsets,
+    long[] firstEntries,
+    long entryCount) {
   /** Least bytes between the starts of two indexed blocks. */
   static final int SPAN_BYTES = 16 << 10;
 
@@ -52,31 +69,6 @@ final class ManifestBlockIndex {
   private static final int SYNC_SIZE = 16;
   private static final int READ_SIZE = 1 << 20;
   private static final int OBJECT_OVERHEAD = 64;
-
-  private final byte[] header;
-  private final AvroLayout layout;
-  private final long fileLength;
-  private final long[] blockOffsets;
-  private final long[] firstEntries;
-  private final long entryCount;
-  private final EntryMarks marks;
-
-  private ManifestBlockIndex(
-      byte[] header,
-      AvroLayout layout,
-      long fileLength,
-      long[] blockOffsets,
-      long[] firstEntries,
-      long entryCount,
-      EntryMarks marks) {
-    this.header = header;
-    this.layout = layout;
-    this.fileLength = fileLength;
-    this.blockOffsets = blockOffsets;
-    this.firstEntries = firstEntries;
-    this.entryCount = entryCount;
-    this.marks = marks;
-  }
 
   /**
    * Walks the header and every block header of an Avro manifest in one forward pass over one
@@ -129,11 +121,11 @@ final class ManifestBlockIndex {
       return new ManifestBlockIndex(
           header,
           AvroLayout.parse(header),
+          new EntryMarks(avroBlockFirsts.toArray(), entries),
           length,
           offsets.toArray(),
           firsts.toArray(),
-          entries,
-          new EntryMarks(avroBlockFirsts.toArray(), entries));
+          entries);
     } catch (EOFException e) {
       throw new DamagedManifestException("Invalid manifest, truncated: " + file.location(), e);
     } catch (IOException e) {
@@ -161,22 +153,9 @@ final class ManifestBlockIndex {
   }
 
   /** A copy of the file header: magic, metadata and sync marker. */
-  byte[] header() {
+  @Override
+  public byte[] header() {
     return header.clone();
-  }
-
-  /** The parsed header, for trimming slices; null for a codec this Avro cannot inflate. */
-  AvroLayout avroLayout() {
-    return layout;
-  }
-
-  /** Where entries start inside the blocks, as far as slices have learned. */
-  EntryMarks entryMarks() {
-    return marks;
-  }
-
-  long entryCount() {
-    return entryCount;
   }
 
   /** Indexed blocks, each a run of one or more Avro blocks. */
@@ -228,9 +207,9 @@ final class ManifestBlockIndex {
   int weight() {
     return Math.toIntExact(
         header.length
-            + (layout == null ? 0L : layout.weight())
+            + (avroLayout == null ? 0L : avroLayout.weight())
             + (long) Long.BYTES * (blockOffsets.length + firstEntries.length)
-            + marks.weight()
+            + entryMarks.weight()
             + 4L * OBJECT_OVERHEAD);
   }
 

@@ -19,21 +19,12 @@ import org.apache.iceberg.ManifestFile;
  * interface's defaults (none, 0): only 1.12's reader of Parquet (v4) manifests consults them, and
  * slices are only cut from Avro manifests without a deletion vector ({@code FallbackCheck} sends
  * the others to the fallback). Overriding them would tie this class to 1.12.
+ *
+ * @param manifest the snapshot's manifest, which every other value comes from
+ * @param firstRowId the manifest's first row id advanced to where the slice starts, null where the
+ *     manifest has none
  */
-final class SlicedManifest implements ManifestFile {
-  private final ManifestFile manifest;
-  private final Long firstRowId;
-
-  SlicedManifest(ManifestFile manifest, Long firstRowId) {
-    this.manifest = manifest;
-    this.firstRowId = firstRowId;
-  }
-
-  @Override
-  public Long firstRowId() {
-    return firstRowId;
-  }
-
+record SlicedManifest(ManifestFile manifest, Long firstRowId) implements ManifestFile {
   @Override
   public String path() {
     return manifest.path();

@@ -18,18 +18,13 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  * maps an entry is a fraction of its inflated size, so a node holds several times the entries the
  * same bytes of inflated blocks would.
  *
- * <p>Immutable once built.
+ * <p>Immutable once built: the arrays are not copied, so no one may change them.
+ *
+ * @param entries the block's entries without the maps, one after another
+ * @param starts where each entry starts in {@code entries}, then where the last one ends
  */
-final class StatsFreeBlock {
+record StatsFreeBlock(byte[] entries, int[] starts) {
   private static final int OBJECT_OVERHEAD = 64;
-
-  private final byte[] entries;
-  private final int[] starts;
-
-  private StatsFreeBlock(byte[] entries, int[] starts) {
-    this.entries = entries;
-    this.starts = starts;
-  }
 
   /**
    * Inflates and copies without the maps the indexed block at {@code [start, end)} of {@code
