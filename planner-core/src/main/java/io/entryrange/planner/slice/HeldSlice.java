@@ -1,10 +1,7 @@
 package io.entryrange.planner.slice;
 
-import java.io.IOException;
 import java.util.List;
 import org.apache.avro.file.SeekableInput;
-import org.apache.iceberg.io.InputFile;
-import org.apache.iceberg.io.SeekableInputStream;
 
 /**
  * A trimmed slice ({@link TrimmedSlice}) whose header is held parsed with readers for it ({@link
@@ -17,26 +14,18 @@ import org.apache.iceberg.io.SeekableInputStream;
  *
  * <p>Immutable: the windows are not copied, so their owner must not change them.
  */
-final class HeldSlice implements InputFile {
-  private final SegmentedFile file;
+final class HeldSlice extends SegmentedFile {
   private final SegmentedFile body;
   private final SliceReaders readers;
-
-  private HeldSlice(SegmentedFile file, SegmentedFile body, SliceReaders readers) {
-    this.file = file;
-    this.body = body;
-    this.readers = readers;
-  }
 
   /**
    * The slice made of {@code windows}: the slice header whose parsed form {@code readers} holds,
    * then the block.
    */
-  static HeldSlice of(String location, List<SegmentedFile.Window> windows, SliceReaders readers) {
-    return new HeldSlice(
-        SegmentedFile.of(location, windows),
-        SegmentedFile.of(location, windows.subList(1, windows.size())),
-        readers);
+  HeldSlice(String location, List<SegmentedFile.Window> windows, SliceReaders readers) {
+    super(location, windows);
+    this.body = SegmentedFile.of(location, windows.subList(1, windows.size()));
+    this.readers = readers;
   }
 
   SliceReaders readers() {
@@ -45,49 +34,6 @@ final class HeldSlice implements InputFile {
 
   /** The slice's block, without its header, as Avro reads a file: from position 0. */
   SeekableInput body() {
-    return new BodyInput(body.newStream(), body.getLength());
-  }
-
-  @Override
-  public long getLength() {
-    return file.getLength();
-  }
-
-  @Override
-  public SeekableInputStream newStream() {
-    return file.newStream();
-  }
-
-  @Override
-  public String location() {
-    return file.location();
-  }
-
-  @Override
-  public boolean exists() {
-    return true;
-  }
-
-  /** Avro's seekable input over a stream of known length. */
-  private record BodyInput(SeekableInputStream stream, long length) implements SeekableInput {
-    @Override
-    public void seek(long position) throws IOException {
-      stream.seek(position);
-    }
-
-    @Override
-    public long tell() throws IOException {
-      return stream.getPos();
-    }
-
-    @Override
-    public int read(byte[] buffer, int offset, int count) throws IOException {
-      return stream.read(buffer, offset, count);
-    }
-
-    @Override
-    public void close() throws IOException {
-      stream.close();
-    }
+    return body.newStream();
   }
 }

@@ -1,6 +1,7 @@
 package io.entryrange.planner.slice;
 
 import java.io.IOException;
+import org.apache.avro.file.SeekableInput;
 import org.apache.iceberg.io.SeekableInputStream;
 import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 
@@ -10,9 +11,10 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  * seeks and the single-byte read are here.
  *
  * <p>Why: the files redemption hands Iceberg's reader (a manifest slice, a trimmed slice) are
- * virtual, made of pieces; each differs only in where a position's bytes come from.
+ * virtual, made of pieces; each differs only in where a position's bytes come from. The stream is
+ * also Avro's {@link SeekableInput}, so a held slice hands Avro its block with no adapter between.
  */
-abstract class PositionedStream extends SeekableInputStream {
+abstract class PositionedStream extends SeekableInputStream implements SeekableInput {
   private final long length;
   private long position = 0;
 
@@ -30,6 +32,16 @@ abstract class PositionedStream extends SeekableInputStream {
   @Override
   public final long getPos() {
     return position;
+  }
+
+  @Override
+  public final long tell() {
+    return position;
+  }
+
+  @Override
+  public final long length() {
+    return length;
   }
 
   @Override

@@ -148,6 +148,6 @@ final class TrimmedSlice {
     windows.add(new SegmentedFile.Window(header, header.length - sync, sync));
     return readers == null
         ? SegmentedFile.of(location, windows)
-        : HeldSlice.of(location, windows, readers);
+        : new HeldSlice(location, windows, readers);
   }
 }

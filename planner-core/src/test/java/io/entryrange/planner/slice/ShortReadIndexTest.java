@@ -2,6 +2,8 @@ package io.entryrange.planner.slice;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.entryrange.planner.io.ForwardingStream;
+import io.entryrange.planner.io.OpenedInputFile;
 import io.entryrange.planner.testing.TestTables;
 import java.io.IOException;
 import java.io.InputStream;
@@ -37,9 +39,12 @@ class ShortReadIndexTest {
   @ParameterizedTest
   @ValueSource(ints = {1, 7, 512, 4_099})
   void shortReadsIndexTheSameBlocks(int mostPerRead) {
-    ManifestBlockIndex whole = ManifestBlockIndex.read(new InMemoryInputFile(location, bytes));
-    ShortReads shortReads = new ShortReads(bytes, mostPerRead, new int[1]);
-    ManifestBlockIndex trickled = ManifestBlockIndex.read(shortReads);
+    InputFile file = new InMemoryInputFile(location, bytes);
+    ManifestBlockIndex whole = ManifestBlockIndex.read(file);
+    int[] seeks = new int[1];
+    ManifestBlockIndex trickled =
+        ManifestBlockIndex.read(
+            new OpenedInputFile(file, of -> new ShortReads(of.newStream(), mostPerRead, seeks)));
 
     assertThat(whole.blockCount()).isGreaterThan(1);
     assertThat(trickled.entryCount()).isEqualTo(whole.entryCount()).isEqualTo(3_000);
@@ -50,58 +55,29 @@ class ShortReadIndexTest {
     }
     assertThat(trickled.header()).isEqualTo(whole.header());
     // one forward pass, as over S3: the header is never read again, however short the reads
-    assertThat(shortReads.seeks()[0]).as("seeks").isZero();
+    assertThat(seeks[0]).as("seeks").isZero();
   }
 
-  /** An input file whose streams return at most a few bytes per read. */
-  private record ShortReads(byte[] bytes, int mostPerRead, int[] seeks) implements InputFile {
-    @Override
-    public long getLength() {
-      return bytes.length;
+  /** A stream that returns at most {@code mostPerRead} bytes per read and counts its seeks. */
+  private static final class ShortReads extends ForwardingStream {
+    private final int mostPerRead;
+    private final int[] seeks;
+
+    ShortReads(SeekableInputStream stream, int mostPerRead, int[] seeks) {
+      super(stream);
+      this.mostPerRead = mostPerRead;
+      this.seeks = seeks;
     }
 
     @Override
-    public SeekableInputStream newStream() {
-      return new SeekableInputStream() {
-        private int pos = 0;
-
-        @Override
-        public long getPos() {
-          return pos;
-        }
-
-        @Override
-        public void seek(long newPos) {
-          seeks[0] += 1;
-          pos = Math.toIntExact(newPos);
-        }
-
-        @Override
-        public int read() {
-          return pos < bytes.length ? bytes[pos++] & 0xFF : -1;
-        }
-
-        @Override
-        public int read(byte[] into, int off, int len) {
-          if (pos >= bytes.length) {
-            return -1;
-          }
-          int chunk = Math.min(Math.min(len, mostPerRead), bytes.length - pos);
-          System.arraycopy(bytes, pos, into, off, chunk);
-          pos += chunk;
-          return chunk;
-        }
-      };
+    public void seek(long newPos) throws IOException {
+      seeks[0] += 1;
+      super.seek(newPos);
     }
 
     @Override
-    public String location() {
-      return location;
-    }
-
-    @Override
-    public boolean exists() {
-      return true;
+    public int read(byte[] buffer, int offset, int length) throws IOException {
+      return super.read(buffer, offset, Math.min(length, mostPerRead));
     }
   }
 }
