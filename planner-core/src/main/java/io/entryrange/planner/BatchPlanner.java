@@ -13,6 +13,7 @@ import io.entryrange.planner.slice.RedeemedBatch;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.LongFunction;
 import java.util.function.Supplier;
 import org.apache.iceberg.FileScanTask;
@@ -204,11 +205,9 @@ public final class BatchPlanner {
     RangeBatch firstBatch = plan.firstBatch().get();
     Redemption first =
         fitted(
-            table,
-            plan.request(),
             firstBatch,
             plan.first(),
-            io,
+            redeeming(table, plan.request(), io),
             fit,
             handouts,
             head ->
@@ -279,11 +278,8 @@ public final class BatchPlanner {
       ResponseFit fit) {
     if (work instanceof RangeBatch batch) {
       return fitted(
-          table,
-          effective,
           batch,
-          ranges.redeem(table, effective, batch, io),
-          io,
+          redeeming(table, effective, io),
           fit,
           List.of(),
           head -> Handout.of(batch.after(head)));
@@ -330,11 +326,8 @@ public final class BatchPlanner {
             ? entryHandouts(space, cut, work.width(), new PositionSpan(rest, span.end()))
             : List.of();
     return fitted(
-        table,
-        effective,
         first,
-        ranges.redeem(table, effective, first, io),
-        io,
+        redeeming(table, effective, io),
         fit,
         handouts,
         head ->
@@ -347,19 +340,31 @@ public final class BatchPlanner {
   }
 
   /**
+   * Redeems {@code batch} through {@code redeem}, then keeps what fits as {@link #fitted(RangeBatch,
+   * RedeemedBatch, Function, ResponseFit, List, LongFunction)} does.
+   */
+  private static Redemption fitted(
+      RangeBatch batch,
+      Function<RangeBatch, RedeemedBatch> redeem,
+      ResponseFit fit,
+      List<Handout> after,
+      LongFunction<Handout> tail) {
+    return fitted(batch, redeem.apply(batch), redeem, fit, after, tail);
+  }
+
+  /**
    * The tasks of {@code batch} (already redeemed as {@code redeemed}) with {@code after}, or, when
    * that response would not fit, of its first half (halved again until it fits or is one entry),
    * with the rest of the batch handed out first. One entry's tasks are returned whatever their
    * size: work is never refused for it.
    *
+   * @param redeem redeems the batch's first entries, for the scan the batch was cut from
    * @param tail the handout for the batch's entries after its first {@code n}
    */
-  private Redemption fitted(
-      Table table,
-      PlanTableScanRequest pinned,
+  private static Redemption fitted(
       RangeBatch batch,
       RedeemedBatch redeemed,
-      FileIO io,
+      Function<RangeBatch, RedeemedBatch> redeem,
       ResponseFit fit,
       List<Handout> after,
       LongFunction<Handout> tail) {
@@ -369,11 +374,17 @@ public final class BatchPlanner {
     List<Handout> handouts = after;
     while (head > 1 && !fit.fits(kept.tasks(), handouts)) {
       head = head / 2;
-      kept = ranges.redeem(table, pinned, batch.first(head), io);
+      kept = redeem.apply(batch.first(head));
       decoded += kept.entriesDecoded();
       handouts = withFirst(tail.apply(head), after);
     }
     return new Redemption(kept.tasks(), handouts, decoded);
+  }
+
+  /** Redeems batches of entries for the scan {@code pinned} of {@code table} through {@code io}. */
+  private Function<RangeBatch, RedeemedBatch> redeeming(
+      Table table, PlanTableScanRequest pinned, FileIO io) {
+    return batch -> ranges.redeem(table, pinned, batch, io);
   }
 
   /** As {@link #fitted}, for {@code count} tasks of a sorted plan from {@code offset}. */
@@ -411,15 +422,19 @@ public final class BatchPlanner {
 
   private static Handout tailOf(
       EntrySpace space, BatchCut cut, int width, PositionSpan tail, RangeBatch batch) {
-    return Handout.of(
-        batch,
-        new FanOutSpan(
-            FanOutSpan.Positions.ENTRIES,
-            cut.batchSize(),
-            cut.maxManifests(),
-            width,
-            space.size(),
-            tail));
+    return Handout.of(batch, entrySpan(space, cut, width, tail));
+  }
+
+  /** Positions {@code span} of {@code space} as a fan-out span, split by {@code cut} and width. */
+  private static FanOutSpan entrySpan(
+      EntrySpace space, BatchCut cut, int width, PositionSpan span) {
+    return new FanOutSpan(
+        FanOutSpan.Positions.ENTRIES,
+        cut.batchSize(),
+        cut.maxManifests(),
+        width,
+        space.size(),
+        span);
   }
 
   /** How many of {@code tasks}, from the first, the scan's rows requested need: all without it. */
@@ -458,14 +473,7 @@ public final class BatchPlanner {
       EntrySpace space, BatchCut cut, int width, PositionSpan span) {
     List<Handout> handouts = new ArrayList<>(width);
     for (EntrySpace.Part part : space.split(span, cut, width)) {
-      FanOutSpan spanned =
-          new FanOutSpan(
-              FanOutSpan.Positions.ENTRIES,
-              cut.batchSize(),
-              cut.maxManifests(),
-              width,
-              space.size(),
-              part.span());
+      FanOutSpan spanned = entrySpan(space, cut, width, part.span());
       handouts.add(
           part.onlyBatch().map(batch -> Handout.of(batch, spanned)).orElse(Handout.of(spanned)));
     }

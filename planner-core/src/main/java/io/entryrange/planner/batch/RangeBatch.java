@@ -36,34 +36,34 @@ public record RangeBatch(List<EntryRange> ranges) implements PlannedWork {
    * whole batch would not fit in a response.
    */
   public RangeBatch first(long entries) {
-    Preconditions.checkArgument(
-        entries > 0 && entries < entryCount(), "Invalid split: %s of %s", entries, entryCount());
-    List<EntryRange> kept = new ArrayList<>();
-    long room = entries;
-    for (EntryRange range : ranges) {
-      if (room == 0) {
-        break;
-      }
-      long take = Math.min(room, range.length());
-      kept.add(new EntryRange(range.manifest(), range.start(), range.start() + take));
-      room -= take;
-    }
-    return new RangeBatch(kept);
+    checkSplit(entries);
+    return part(0, entries);
   }
 
   /** The entries of this batch after its first {@code entries}: the rest {@link #first} leaves. */
   public RangeBatch after(long entries) {
+    checkSplit(entries);
+    return part(entries, Long.MAX_VALUE);
+  }
+
+  private void checkSplit(long entries) {
     Preconditions.checkArgument(
         entries > 0 && entries < entryCount(), "Invalid split: %s of %s", entries, entryCount());
-    List<EntryRange> rest = new ArrayList<>();
-    long skip = entries;
+  }
+
+  /** The entries at positions {@code [from, to)} of this batch, counted from its first entry. */
+  private RangeBatch part(long from, long to) {
+    List<EntryRange> kept = new ArrayList<>();
+    long rangeFirst = 0;
     for (EntryRange range : ranges) {
-      long skipped = Math.min(skip, range.length());
-      skip -= skipped;
-      if (skipped < range.length()) {
-        rest.add(new EntryRange(range.manifest(), range.start() + skipped, range.end()));
+      long start = Math.max(from, rangeFirst);
+      long end = Math.min(to, rangeFirst + range.length());
+      if (start < end) {
+        long shift = range.start() - rangeFirst;
+        kept.add(new EntryRange(range.manifest(), shift + start, shift + end));
       }
+      rangeFirst += range.length();
     }
-    return new RangeBatch(rest);
+    return new RangeBatch(kept);
   }
 }
