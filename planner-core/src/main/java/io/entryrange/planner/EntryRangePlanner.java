@@ -84,15 +84,6 @@ public final class EntryRangePlanner {
   }
 
   /**
-   * Whether this JVM's planners open trimmed slices with held readers: false when the start-up
-   * check refused them or another library registered Avro with Iceberg after them, in which case
-   * slices are read through Iceberg's registered reader (and a warning was logged).
-   */
-  public static boolean heldReadersOn() {
-    return SliceRedeemer.heldReadersOn();
-  }
-
-  /**
    * Plans a scan: pins the current snapshot if the request names none, checks whether entry
    * ranges apply, then cuts batches from manifest-list counts and redeems the first.
    *

@@ -2,9 +2,9 @@ package io.entryrange.token;
 
 import com.github.benmanes.caffeine.cache.stats.CacheStats;
 import io.entryrange.planner.cache.DeleteIndexCache;
-import io.entryrange.planner.EntryRangePlanner;
 import io.entryrange.planner.FallbackReason;
 import io.entryrange.planner.slice.ManifestIndexCache;
+import io.entryrange.planner.slice.SliceRedeemer;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -217,7 +217,7 @@ public final class PlanningMetrics {
     put(values, "manifest-list-cache", indexes.manifestListStats());
     put(values, "stats-free-block-cache", indexes.statsFreeBlockStats());
     put(values, "slice-reader-cache", indexes.sliceReaderStats());
-    values.put("held-readers.on", EntryRangePlanner.heldReadersOn() ? 1L : 0L);
+    values.put("held-readers.on", SliceRedeemer.heldReadersOn() ? 1L : 0L);
     put(values, "delete-index-cache", deleteIndexes.stats());
     values.put("full-plans", fullPlans());
     values.put("plans.inline-oversize-scan", inlinePlans());

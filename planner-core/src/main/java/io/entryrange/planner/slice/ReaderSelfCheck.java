@@ -193,13 +193,15 @@ final class ReaderSelfCheck {
           }
         }
       }
-      long opened = plain.slicesOpened() + statsFree.slicesOpened();
+      SliceReaders.Counts plainCounts = plain.counts();
+      SliceReaders.Counts statsFreeCounts = statsFree.counts();
+      long opened = plainCounts.slicesOpened() + statsFreeCounts.slicesOpened();
       if (opened != heldReads) {
         return Optional.of(
             "the hook opened " + opened + " of " + heldReads + " probe slices with held readers");
       }
-      if (plain.readersBuilt() + statsFree.readersBuilt() >= opened
-          || statsFree.recordsReused() == 0) {
+      if (plainCounts.readersBuilt() + statsFreeCounts.readersBuilt() >= opened
+          || statsFreeCounts.recordsReused() == 0) {
         return Optional.of("the probe slices were read without holding readers or reusing records");
       }
       return Optional.empty();

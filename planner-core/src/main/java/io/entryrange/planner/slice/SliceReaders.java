@@ -114,20 +114,19 @@ final class SliceReaders {
     }
   }
 
-  /** Readers built so far (a reader is built when no idle one has the shape asked for). */
-  long readersBuilt() {
-    return built.sum();
+  /** What these readers have done so far. */
+  Counts counts() {
+    return new Counts(opened.sum(), built.sum(), reused.sum());
   }
 
-  /** Slices opened through these readers. */
-  long slicesOpened() {
-    return opened.sum();
-  }
-
-  /** Opens whose reader came with the record of an earlier slice to reuse. */
-  long recordsReused() {
-    return reused.sum();
-  }
+  /**
+   * What a manifest's held readers have done.
+   *
+   * @param slicesOpened slices opened through the readers
+   * @param readersBuilt readers built (a reader is built when no idle one has the shape asked for)
+   * @param recordsReused opens whose reader came with the record of an earlier slice to reuse
+   */
+  record Counts(long slicesOpened, long readersBuilt, long recordsReused) {}
 
   /** Heap held at capacity, as the cache weigher counts it, from the start. */
   int weight() {

@@ -62,7 +62,12 @@ public final class SliceRedeemer {
     this.indexes = indexes;
   }
 
-  /** Whether this JVM opens trimmed slices with held readers now ({@link HeldReads#active}). */
+  /**
+   * Whether this JVM's planners open trimmed slices with held readers now ({@link
+   * HeldReads#active}): false when the start-up check refused them or another library registered
+   * Avro with Iceberg after them, in which case slices are read through Iceberg's registered reader
+   * (and a warning was logged).
+   */
   public static boolean heldReadersOn() {
     return HeldReads.active();
   }

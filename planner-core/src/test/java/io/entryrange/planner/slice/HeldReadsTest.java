@@ -90,14 +90,10 @@ class HeldReadsTest {
       }
     }
     assertThat(cache.sliceReaderStats().missCount()).as("slice headers parsed").isEqualTo(2);
-    SliceReaders statsFree = readers(cache, true);
-    SliceReaders plain = readers(cache, false);
-    assertThat(statsFree.slicesOpened()).isEqualTo(10);
-    assertThat(statsFree.readersBuilt()).isEqualTo(1);
-    assertThat(statsFree.recordsReused()).isEqualTo(9);
-    assertThat(plain.slicesOpened()).isEqualTo(10);
-    assertThat(plain.readersBuilt()).isEqualTo(1);
-    assertThat(plain.recordsReused()).as("a projection with column stats keeps no record").isZero();
+    assertThat(readers(cache, true).counts()).isEqualTo(new SliceReaders.Counts(10, 1, 9));
+    assertThat(readers(cache, false).counts())
+        .as("a projection with column stats keeps no record")
+        .isEqualTo(new SliceReaders.Counts(10, 1, 0));
   }
 
   /**
@@ -115,7 +111,7 @@ class HeldReadsTest {
     assertThat(before).isEqualTo(TaskJson.of(expected(500, 501)));
     planner.redeem(table, unfiltered(), batch(manifest, 1_200, 1_300), table.io());
     planner.redeem(table, unfiltered(), batch(manifest, 7, 8), table.io());
-    assertThat(readers(cache, true).recordsReused()).isEqualTo(2);
+    assertThat(readers(cache, true).counts().recordsReused()).isEqualTo(2);
     assertThat(TaskJson.of(first.tasks())).isEqualTo(before);
 
     Table mor = TestTables.create("held_mor", 2, Map.of());
@@ -180,9 +176,9 @@ class HeldReadsTest {
     } finally {
       pool.shutdownNow();
     }
-    SliceReaders readers = readers(cache, true);
-    assertThat(readers.slicesOpened()).isEqualTo((long) threads * each);
-    assertThat(readers.readersBuilt()).isBetween(1L, (long) threads * each);
+    SliceReaders.Counts counts = readers(cache, true).counts();
+    assertThat(counts.slicesOpened()).isEqualTo((long) threads * each);
+    assertThat(counts.readersBuilt()).isBetween(1L, (long) threads * each);
   }
 
   /**
@@ -234,7 +230,7 @@ class HeldReadsTest {
     }
     assertThat(HeldReads.active()).isTrue();
     assertRedeemsAsPlanFiles(planner, unfiltered(), 300, 400);
-    assertThat(readers(cache, true).slicesOpened()).isEqualTo(1);
+    assertThat(readers(cache, true).counts().slicesOpened()).isEqualTo(1);
   }
 
   /**
