@@ -19,14 +19,27 @@ class EntryBatchesTest {
     return batches;
   }
 
+  /**
+   * Data manifests described as {@code "name added existing deleted"}, the entry counts a
+   * manifest-list entry gives: batches are cut from those alone.
+   */
+  private static List<ManifestFile> manifests(String... descriptions) {
+    List<ManifestFile> manifests = new ArrayList<>();
+    for (String description : descriptions) {
+      String[] parts = description.split(" ");
+      manifests.add(
+          FakeManifest.of(
+              parts[0],
+              Integer.valueOf(parts[1]),
+              Integer.valueOf(parts[2]),
+              Integer.valueOf(parts[3])));
+    }
+    return manifests;
+  }
+
   @Test
   void cutsTheDesignDocExample() {
-    List<ManifestFile> manifests =
-        List.of(
-            FakeManifest.of("m0", 60, 0, 0),
-            FakeManifest.of("m1", 50, 10, 0),
-            FakeManifest.of("m2", 0, 60, 0),
-            FakeManifest.of("m3", 30, 30, 10));
+    List<ManifestFile> manifests = manifests("m0 60 0 0", "m1 50 10 0", "m2 0 60 0", "m3 30 30 10");
 
     assertThat(cut(manifests, 100, 64))
         .containsExactly(
@@ -37,12 +50,7 @@ class EntryBatchesTest {
 
   @Test
   void countsDeletedEntriesAndSkipsEmptyManifests() {
-    List<ManifestFile> manifests =
-        List.of(
-            FakeManifest.of("a", 0, 0, 0),
-            FakeManifest.of("b", 1, 0, 6),
-            FakeManifest.of("c", 0, 0, 0),
-            FakeManifest.of("d", 3, 0, 0));
+    List<ManifestFile> manifests = manifests("a 0 0 0", "b 1 0 6", "c 0 0 0", "d 3 0 0");
 
     assertThat(cut(manifests, 7, 64)).containsExactly(List.of("b[0,7)"), List.of("d[0,3)"));
     assertThat(cut(manifests, 1, 64)).hasSize(10).allSatisfy(batch -> assertThat(batch).hasSize(1));
@@ -64,11 +72,7 @@ class EntryBatchesTest {
 
   @Test
   void coversEveryEntryExactlyOnceForAnySize() {
-    List<ManifestFile> manifests =
-        List.of(
-            FakeManifest.of("x", 57, 0, 3),
-            FakeManifest.of("y", 1, 0, 0),
-            FakeManifest.of("z", 200, 13, 0));
+    List<ManifestFile> manifests = manifests("x 57 0 3", "y 1 0 0", "z 200 13 0");
     for (int size : new int[] {1, 2, 7, 59, 100, 10_000}) {
       long covered = 0;
       EntryBatches batches = new EntryBatches(manifests, size, 2);

@@ -19,6 +19,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.apache.iceberg.AvroRegistration;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
@@ -323,33 +324,28 @@ class HeldReadsTest {
 
     @Override
     public InternalData.ReadBuilder project(Schema projectedSchema) {
-      held.project(projectedSchema);
-      return this;
+      return passing(builder -> builder.project(projectedSchema));
     }
 
     @Override
     public InternalData.ReadBuilder split(long newStart, long newLength) {
-      held.split(newStart, newLength);
-      return this;
+      return passing(builder -> builder.split(newStart, newLength));
     }
 
     @Override
     public InternalData.ReadBuilder reuseContainers() {
-      held.reuseContainers();
-      return this;
+      return passing(InternalData.ReadBuilder::reuseContainers);
     }
 
     @Override
     public InternalData.ReadBuilder setRootType(Class<? extends StructLike> rootClass) {
-      held.setRootType(rootClass);
-      return this;
+      return passing(builder -> builder.setRootType(rootClass));
     }
 
     @Override
     public InternalData.ReadBuilder setCustomType(
         int fieldId, Class<? extends StructLike> structClass) {
-      held.setCustomType(fieldId, structClass);
-      return this;
+      return passing(builder -> builder.setCustomType(fieldId, structClass));
     }
 
     @Override
@@ -360,6 +356,12 @@ class HeldReadsTest {
             ((StructLike) record).set(STATUS, DELETED);
             return record;
           });
+    }
+
+    /** Passes a setting on to the held builder; this one stays the builder its caller holds. */
+    private InternalData.ReadBuilder passing(Consumer<InternalData.ReadBuilder> setting) {
+      setting.accept(held);
+      return this;
     }
   }
 }

@@ -91,14 +91,12 @@ class SliceCostTest {
    */
   @Test
   void lastHundredEntriesCostTwoRequestsColdAndOneWarmUnderFivePercent() {
-    ManifestIndexCache cache = new ManifestIndexCache();
-    EntryRangePlanner planner = new EntryRangePlanner(cache);
-    ReadCounter reads = new ReadCounter(table.io());
-    FileIO io = reads.io();
+    Replica replica = Replica.cold();
+    ReadCounter reads = replica.reads();
 
-    RedeemedBatch cold = planner.redeem(table, readingStats(), batch(ENTRIES - 100, ENTRIES), io);
+    RedeemedBatch cold = replica.redeem(readingStats(), batch(ENTRIES - 100, ENTRIES));
 
-    ManifestBlockIndex index = cache.blockIndex(TableKey.of(table), manifest, io);
+    ManifestBlockIndex index = replica.cache().blockIndex(TableKey.of(table), manifest, reads.io());
     long largestBlock = 0;
     for (int block = 0; block < index.blockCount(); block += 1) {
       largestBlock = Math.max(largestBlock, index.entriesIn(block, block));
@@ -114,7 +112,7 @@ class SliceCostTest {
     assertThat(cold.entriesDecoded() - 100).isLessThanOrEqualTo(2 * largestBlock);
 
     reads.reset();
-    RedeemedBatch warm = planner.redeem(table, readingStats(), batch(ENTRIES - 100, ENTRIES), io);
+    RedeemedBatch warm = replica.redeem(readingStats(), batch(ENTRIES - 100, ENTRIES));
     assertThat(TaskJson.of(warm.tasks())).isEqualTo(TaskJson.of(cold.tasks()));
     assertThat(reads.requests(manifest.path())).as("warm requests for the manifest").isEqualTo(1);
     assertThat(reads.bytesRead(manifest.path()))
@@ -126,14 +124,12 @@ class SliceCostTest {
   @Test
   void everyPositionCostsTwoRequestsColdAndOneWarm() {
     for (long start : new long[] {0, 29_000, ENTRIES - 100}) {
-      ManifestIndexCache cache = new ManifestIndexCache();
-      EntryRangePlanner planner = new EntryRangePlanner(cache);
-      ReadCounter reads = new ReadCounter(table.io());
-      FileIO io = reads.io();
-      planner.redeem(table, readingStats(), batch(start, start + 100), io);
+      Replica replica = Replica.cold();
+      ReadCounter reads = replica.reads();
+      replica.redeem(readingStats(), batch(start, start + 100));
       assertThat(reads.requests(manifest.path())).as("cold at %s", start).isLessThanOrEqualTo(2);
       reads.reset();
-      planner.redeem(table, readingStats(), batch(start, start + 100), io);
+      replica.redeem(readingStats(), batch(start, start + 100));
       assertThat(reads.requests(manifest.path())).as("warm at %s", start).isEqualTo(1);
     }
   }
@@ -149,15 +145,13 @@ class SliceCostTest {
     long boundary = index.firstEntry(index.blockCount() / 2);
     List<FileScanTask> all = IcebergScans.planFiles(table.newScan().useSnapshot(pinned().snapshotId()));
     for (long start : new long[] {0, boundary - 50, 29_000, ENTRIES - 100}) {
-      ManifestIndexCache cache = new ManifestIndexCache();
-      EntryRangePlanner planner = new EntryRangePlanner(cache);
-      ReadCounter reads = new ReadCounter(table.io());
-      FileIO io = reads.io();
-      RedeemedBatch cold = planner.redeem(table, pinned(), batch(start, start + 100), io);
+      Replica replica = Replica.cold();
+      ReadCounter reads = replica.reads();
+      RedeemedBatch cold = replica.redeem(pinned(), batch(start, start + 100));
       assertThat(reads.requests(manifest.path())).as("cold at %s", start).isLessThanOrEqualTo(2);
       assertThat(cold.entriesDecoded()).as("entries decoded at %s", start).isEqualTo(100);
       reads.reset();
-      RedeemedBatch warm = planner.redeem(table, pinned(), batch(start, start + 100), io);
+      RedeemedBatch warm = replica.redeem(pinned(), batch(start, start + 100));
       assertThat(reads.requests(manifest.path())).as("warm at %s", start).isZero();
       assertThat(reads.bytesRead(manifest.path())).as("warm bytes at %s", start).isZero();
       assertThat(TaskJson.of(warm.tasks())).isEqualTo(TaskJson.of(cold.tasks()));
@@ -183,15 +177,13 @@ class SliceCostTest {
 
   @Test
   void costDoesNotGrowWithThePositionOfTheSlice() {
-    ManifestIndexCache cache = new ManifestIndexCache();
-    EntryRangePlanner planner = new EntryRangePlanner(cache);
-    ReadCounter reads = new ReadCounter(table.io());
-    FileIO io = reads.io();
-    planner.redeem(table, readingStats(), batch(0, 100), io);
+    Replica replica = Replica.cold();
+    ReadCounter reads = replica.reads();
+    replica.redeem(readingStats(), batch(0, 100));
     List<Long> bytes = new ArrayList<>();
     for (long start : new long[] {0, 29_000, ENTRIES - 100}) {
       reads.reset();
-      planner.redeem(table, readingStats(), batch(start, start + 100), io);
+      replica.redeem(readingStats(), batch(start, start + 100));
       bytes.add(reads.bytesRead(manifest.path()));
     }
     long smallest = bytes.stream().mapToLong(Long::longValue).min().orElseThrow();
@@ -220,6 +212,18 @@ class SliceCostTest {
       assertThat(TaskJson.of(redeemed.tasks())).isEqualTo(TaskJson.of(expected));
       assertThat(redeemed.tasks())
           .allSatisfy(task -> assertThat(task.file().firstRowId()).isNotNull());
+    }
+  }
+
+  /** A replica that has redeemed nothing yet, whose reads of the v2 table are counted. */
+  private record Replica(ManifestIndexCache cache, EntryRangePlanner planner, ReadCounter reads) {
+    static Replica cold() {
+      ManifestIndexCache cache = new ManifestIndexCache();
+      return new Replica(cache, new EntryRangePlanner(cache), new ReadCounter(table.io()));
+    }
+
+    RedeemedBatch redeem(PlanTableScanRequest request, RangeBatch batch) {
+      return planner.redeem(table, request, batch, reads.io());
     }
   }
 }

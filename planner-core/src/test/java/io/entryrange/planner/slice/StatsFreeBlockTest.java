@@ -11,7 +11,6 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import org.apache.avro.Schema;
 import org.apache.avro.file.DataFileStream;
@@ -31,23 +30,29 @@ import org.junit.jupiter.api.Test;
 class StatsFreeBlockTest {
   private static final int ENTRIES = 12_000;
   private static final List<String> STATS =
-      List.of("column_sizes", "value_counts", "null_value_counts", "nan_value_counts", "lower_bounds", "upper_bounds");
+      List.of(
+          "column_sizes",
+          "value_counts",
+          "null_value_counts",
+          "nan_value_counts",
+          "lower_bounds",
+          "upper_bounds");
 
-  private static Table table;
-  private static ManifestFile manifest;
+  private static TestTables.OneManifest manifestTable;
   private static List<GenericRecord> records;
 
   @BeforeAll
   static void createTable() throws IOException {
-    table = TestTables.create("stats_free_v2", 2, Map.of());
-    manifest = TestTables.appendOneManifest(table, 2, ENTRIES, 41);
-    records = AvroFiles.records(table.io().newInputFile(manifest.path()));
+    manifestTable = TestTables.oneManifest("stats_free_v2", 2, ENTRIES, 41);
+    records = AvroFiles.records(manifestTable.file());
     assertThat(records).hasSize(ENTRIES);
   }
 
   @Test
   void holdsEveryFieldButTheColumnStatsMaps() throws IOException {
-    ManifestBlockIndex index = ManifestBlockIndex.read(table.io().newInputFile(manifest.path()));
+    Table table = manifestTable.table();
+    ManifestFile manifest = manifestTable.manifest();
+    ManifestBlockIndex index = ManifestBlockIndex.read(manifestTable.file());
     WithoutColumnStats cut = index.avroLayout().withoutColumnStats();
     assertThat(cut).isNotNull();
     GenericRecord anyFile = (GenericRecord) records.get(0).get("data_file");
@@ -67,7 +72,10 @@ class StatsFreeBlockTest {
         long blockFirst = index.firstEntry(block);
         long blockEnd = blockFirst + index.entriesIn(block, block);
         windows.add(
-            blocks.get(block - first).window(Math.max(from, blockFirst) - blockFirst, Math.min(end, blockEnd) - blockFirst));
+            blocks
+                .get(block - first)
+                .window(
+                    Math.max(from, blockFirst) - blockFirst, Math.min(end, blockEnd) - blockFirst));
       }
       List<GenericRecord> kept = new ArrayList<>();
       try (DataFileStream<GenericRecord> entries =
@@ -87,12 +95,15 @@ class StatsFreeBlockTest {
   private static void assertSameButStats(GenericRecord written, GenericRecord held, long position) {
     for (Schema.Field field : written.getSchema().getFields()) {
       if (!field.name().equals("data_file")) {
-        assertThat(held.get(field.name())).as("%s of entry %s", field.name(), position).isEqualTo(written.get(field.name()));
+        assertThat(held.get(field.name()))
+            .as("%s of entry %s", field.name(), position)
+            .isEqualTo(written.get(field.name()));
       }
     }
     GenericRecord writtenFile = (GenericRecord) written.get("data_file");
     GenericRecord heldFile = (GenericRecord) held.get("data_file");
-    assertThat(heldFile.getSchema().getFields()).hasSize(writtenFile.getSchema().getFields().size() - STATS.size());
+    assertThat(heldFile.getSchema().getFields())
+        .hasSize(writtenFile.getSchema().getFields().size() - STATS.size());
     for (Schema.Field field : writtenFile.getSchema().getFields()) {
       if (!STATS.contains(field.name())) {
         assertThat(heldFile.get(field.name()))
@@ -104,24 +115,28 @@ class StatsFreeBlockTest {
 
   @Test
   void refusesABlockThatIsNotTheEntriesItsIndexCounts() throws IOException {
-    ManifestBlockIndex index = ManifestBlockIndex.read(table.io().newInputFile(manifest.path()));
-    WithoutColumnStats cut = index.avroLayout().withoutColumnStats();
+    String location = manifestTable.manifest().path();
+    ManifestBlockIndex index = ManifestBlockIndex.read(manifestTable.file());
+    AvroLayout layout = index.avroLayout();
+    WithoutColumnStats cut = layout.withoutColumnStats();
     int block = index.blockCount() / 2;
-    byte[] bytes = ManifestSliceFile.readBytes(table.io().newInputFile(manifest.path()), index.blockOffset(block), index.blockEnd(block));
+    long start = index.blockOffset(block);
+    long end = index.blockEnd(block);
+    byte[] bytes = ManifestSliceFile.readBytes(manifestTable.file(), start, end);
     // Avro's deflate has no checksum, so a flipped byte can inflate to other entries that still
     // parse: zero the whole compressed body instead, which no inflater accepts (a stored block
     // whose length and its complement are both zero); the frame (count, size, sync) stays intact
-    BlockFrames.Frame frame =
-        new BlockFrames(bytes, 0, bytes.length, index.avroLayout(), manifest.path()).next();
+    BlockFrames.Frame frame = new BlockFrames(bytes, 0, bytes.length, layout, location).next();
     Arrays.fill(bytes, frame.bodyStart(), frame.bodyStart() + frame.size(), (byte) 0);
+    long count = index.entriesIn(block, block);
     assertThatThrownBy(
-            () -> StatsFreeBlock.of(manifest.path(), index.avroLayout(), cut, bytes, 0, bytes.length, index.entriesIn(block, block)))
+            () -> StatsFreeBlock.of(location, layout, cut, bytes, 0, bytes.length, count))
         .isInstanceOf(DamagedManifestException.class)
-        .hasMessageContaining(manifest.path());
-    byte[] whole = ManifestSliceFile.readBytes(table.io().newInputFile(manifest.path()), index.blockOffset(block), index.blockEnd(block));
+        .hasMessageContaining(location);
+    byte[] whole = ManifestSliceFile.readBytes(manifestTable.file(), start, end);
     assertThatThrownBy(
-            () -> StatsFreeBlock.of(manifest.path(), index.avroLayout(), cut, whole, 0, whole.length, index.entriesIn(block, block) + 1))
+            () -> StatsFreeBlock.of(location, layout, cut, whole, 0, whole.length, count + 1))
         .isInstanceOf(DamagedManifestException.class)
-        .hasMessageContaining(manifest.path());
+        .hasMessageContaining(location);
   }
 }

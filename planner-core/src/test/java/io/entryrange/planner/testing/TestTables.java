@@ -26,6 +26,7 @@ import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.inmemory.InMemoryCatalog;
+import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.io.OutputFile;
 import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 import org.apache.iceberg.types.Types;
@@ -158,6 +159,23 @@ public final class TestTables {
             .toList();
     Preconditions.checkState(added.size() == 1, "Invalid append: %s manifests added", added.size());
     return added.get(0);
+  }
+
+  /**
+   * A new table whose one snapshot holds one manifest of {@code count} generated files ({@link
+   * #appendOneManifest}).
+   */
+  public static OneManifest oneManifest(String name, int formatVersion, int count, long seed) {
+    Table table = create(name, formatVersion, Map.of());
+    return new OneManifest(table, appendOneManifest(table, formatVersion, count, seed));
+  }
+
+  /** A table and the one manifest its snapshot holds. */
+  public record OneManifest(Table table, ManifestFile manifest) {
+    /** The manifest's file, through the table's FileIO. */
+    public InputFile file() {
+      return table.io().newInputFile(manifest.path());
+    }
   }
 
   /** Data files with ids {@code 0 .. count - 1}, drawn in order from one random seeded {@code seed}. */
