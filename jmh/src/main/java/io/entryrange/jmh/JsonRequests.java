@@ -18,12 +18,12 @@ final class JsonRequests {
 
   /** {@code POST uri} of {@code body}. */
   static HttpRequest post(URI uri, Duration deadline, HttpRequest.BodyPublisher body) {
-    return send(uri, deadline, "POST", body);
+    return of(uri, deadline, "POST", body);
   }
 
   /** {@code method uri} of {@code body}, or of no body when it is null. */
-  static HttpRequest send(URI uri, Duration deadline, String method, String body) {
-    return send(
+  static HttpRequest of(URI uri, Duration deadline, String method, String body) {
+    return of(
         uri,
         deadline,
         method,
@@ -32,7 +32,7 @@ final class JsonRequests {
             : HttpRequest.BodyPublishers.ofString(body));
   }
 
-  private static HttpRequest send(
+  private static HttpRequest of(
       URI uri, Duration deadline, String method, HttpRequest.BodyPublisher body) {
     return HttpRequest.newBuilder(uri)
         .timeout(deadline)

@@ -208,7 +208,7 @@ public final class PlanOverloadProbe {
 
   private static HttpResponse<String> send(URI uri, String method, String body) throws Exception {
     return HTTP.send(
-        JsonRequests.send(uri, Duration.ofSeconds(300), method, body),
+        JsonRequests.of(uri, Duration.ofSeconds(300), method, body),
         HttpResponse.BodyHandlers.ofString());
   }
 }
