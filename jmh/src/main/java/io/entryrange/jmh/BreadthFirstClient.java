@@ -7,7 +7,6 @@ import java.io.PrintStream;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -137,13 +136,8 @@ public final class BreadthFirstClient implements Callable<Integer> {
   }
 
   private String post(String path, String body) throws IOException, InterruptedException {
-    HttpRequest request =
-        HttpRequest.newBuilder(uri.resolve(path))
-            .timeout(TIMEOUT)
-            .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofString(body))
-            .build();
-    HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> response =
+        http.send(JsonRequests.post(uri.resolve(path), TIMEOUT, body), HttpResponse.BodyHandlers.ofString());
     if (response.statusCode() != 200) {
       throw new IllegalStateException("HTTP " + response.statusCode() + " from " + path + ": " + response.body());
     }

@@ -34,40 +34,44 @@ final class BreakdownRun {
   private static final String SERVER_PLANNING = "rest-fixture-plan";
   private static final String SERVER_PREFIX = "rest-fixture";
 
+  /** The layout {@link ReportConfig#breakdownPlanSize} is chosen over. */
+  private static final Layout LAYOUT = Layout.LARGE_MANIFESTS;
+
   private final Path warehouse;
-  private final int planSize;
-  private final Layout layout;
-  private final int warmups;
-  private final int scans;
+  private final ReportConfig config;
   private final Consumer<String> progress;
   private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
   private final com.sun.management.OperatingSystemMXBean os =
       (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
-  BreakdownRun(
-      Path warehouse, int planSize, Layout layout, int warmups, int scans, Consumer<String> progress) {
-    Preconditions.checkArgument(warmups > 0, "Invalid warmups, the first scan is one: %s", warmups);
-    Preconditions.checkArgument(scans > 0, "Invalid scans: %s", scans);
+  /**
+   * The breakdown {@code config} asks for: at its {@link ReportConfig#breakdownPlanSize}, after its
+   * {@link ReportConfig#breakdownWarmups}, over as many scans as its single-shot runs time.
+   */
+  BreakdownRun(Path warehouse, ReportConfig config, Consumer<String> progress) {
+    Preconditions.checkArgument(
+        config.breakdownWarmups() > 0,
+        "Invalid warmups, the first scan is one: %s",
+        config.breakdownWarmups());
+    Preconditions.checkArgument(config.singleShots() > 0, "Invalid scans: %s", config.singleShots());
     this.warehouse = warehouse;
-    this.planSize = planSize;
-    this.layout = layout;
-    this.warmups = warmups;
-    this.scans = scans;
+    this.config = config;
     this.progress = progress;
   }
 
   List<Breakdown> run(List<Strategy> strategies) {
-    FixtureTables.ensure(warehouse, planSize, layout);
-    TableIdentifier table = FixtureTables.id(planSize, layout);
+    int planSize = config.breakdownPlanSize();
+    FixtureTables.ensure(warehouse, planSize, LAYOUT);
+    TableIdentifier table = FixtureTables.id(planSize, LAYOUT);
     List<Breakdown> rows = new ArrayList<>();
     for (Strategy strategy : strategies) {
       progress.accept("breakdown " + strategy.label());
-      rows.add(measure(strategy, table));
+      rows.add(measure(strategy, table, planSize));
     }
     return rows;
   }
 
-  private Breakdown measure(Strategy strategy, TableIdentifier table) {
+  private Breakdown measure(Strategy strategy, TableIdentifier table, int planSize) {
     Preconditions.checkArgument(
         strategy != Strategy.OFFSET_CACHED,
         "Invalid strategy for a breakdown, its plan cache would answer every scan after the first: %s",
@@ -80,12 +84,12 @@ final class BreakdownRun {
       long firstStart = System.nanoTime();
       scan(server, table);
       double firstScanMs = (System.nanoTime() - firstStart) / 1e6;
-      for (int i = 1; i < warmups; i++) {
+      for (int i = 1; i < config.breakdownWarmups(); i++) {
         scan(server, table);
       }
       List<double[]> samples = new ArrayList<>();
       long tasks = 0;
-      for (int i = 0; i < scans; i++) {
+      for (int i = 0; i < config.singleShots(); i++) {
         Map<String, Long> before = cpuByRole();
         long processBefore = os.getProcessCpuTime();
         long start = System.nanoTime();
@@ -117,9 +121,9 @@ final class BreakdownRun {
           Breakdown.BREAKDOWN,
           strategy.label(),
           planSize,
-          layout.label(),
+          LAYOUT.label(),
           Storage.LOCAL.label(),
-          scans,
+          config.singleShots(),
           cores,
           tasks,
           firstScanMs,

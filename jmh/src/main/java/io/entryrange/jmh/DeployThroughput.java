@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -176,12 +175,7 @@ public final class DeployThroughput {
   private static HttpResponse<String> post(HttpClient http, URI uri, String body)
       throws IOException, InterruptedException {
     return http.send(
-        HttpRequest.newBuilder(uri)
-            .timeout(Duration.ofSeconds(60))
-            .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8))
-            .build(),
-        HttpResponse.BodyHandlers.ofString());
+        JsonRequests.post(uri, Duration.ofSeconds(60), body), HttpResponse.BodyHandlers.ofString());
   }
 
   /** Runs {@code topology.sh args...}; returns what it printed. */

@@ -264,11 +264,7 @@ final class LoadRun {
         break;
       }
       HttpRequest request =
-          HttpRequest.newBuilder(target)
-              .timeout(REQUEST_TIMEOUT)
-              .header("Content-Type", "application/json")
-              .POST(HttpRequest.BodyPublishers.ofString(bodies.get((int) (n % bodies.size()))))
-              .build();
+          JsonRequests.post(target, REQUEST_TIMEOUT, bodies.get((int) (n % bodies.size())));
       long start = System.nanoTime();
       HttpResponse<String> response;
       try {
@@ -340,12 +336,7 @@ final class LoadRun {
   }
 
   private String post(URI target, String body) {
-    HttpRequest request =
-        HttpRequest.newBuilder(target)
-            .timeout(REQUEST_TIMEOUT)
-            .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofString(body))
-            .build();
+    HttpRequest request = JsonRequests.post(target, REQUEST_TIMEOUT, body);
     try {
       HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
       Preconditions.checkState(

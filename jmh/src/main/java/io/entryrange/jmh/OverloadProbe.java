@@ -135,11 +135,7 @@ public final class OverloadProbe {
 
   private static int post(HttpClient http, URI uri, byte[] body) throws Exception {
     HttpRequest request =
-        HttpRequest.newBuilder(uri)
-            .timeout(Duration.ofSeconds(120))
-            .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofByteArray(body))
-            .build();
+        JsonRequests.post(uri, Duration.ofSeconds(120), HttpRequest.BodyPublishers.ofByteArray(body));
     return http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
   }
 }

@@ -1,9 +1,9 @@
 package io.entryrange.jmh;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.entryrange.fixtures.Warehouses;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,6 +19,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.ScanTaskParser;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -127,10 +128,7 @@ public final class PlanOverloadProbe {
     if (planned.statusCode() != 200) {
       return String.valueOf(planned.statusCode());
     }
-    PlanTableScanResponse plan =
-        JsonUtil.parse(
-            planned.body(),
-            node -> PlanTableScanResponseParser.fromJson(node, table.specs(), true));
+    PlanTableScanResponse plan = parse(planned, table, PlanTableScanResponseParser::fromJson);
     String first = plan.planStatus().status();
     List<FileScanTask> tasks = new ArrayList<>();
     List<String> planTasks;
@@ -144,9 +142,7 @@ public final class PlanOverloadProbe {
           return first + ", poll " + polled.statusCode();
         }
         FetchPlanningResultResponse answer =
-            JsonUtil.parse(
-                polled.body(),
-                node -> FetchPlanningResultResponseParser.fromJson(node, table.specs(), true));
+            parse(polled, table, FetchPlanningResultResponseParser::fromJson);
         String status = answer.planStatus().status();
         if (status.equals("completed")) {
           result = answer;
@@ -172,10 +168,7 @@ public final class PlanOverloadProbe {
       if (redeemed.statusCode() != 200) {
         return first + ", tasks " + redeemed.statusCode();
       }
-      FetchScanTasksResponse fetched =
-          JsonUtil.parse(
-              redeemed.body(),
-              node -> FetchScanTasksResponseParser.fromJson(node, table.specs(), true));
+      FetchScanTasksResponse fetched = parse(redeemed, table, FetchScanTasksResponseParser::fromJson);
       tasks.addAll(fetched.fileScanTasks());
       if (fetched.planTasks() != null) {
         pending.addAll(fetched.planTasks());
@@ -185,6 +178,16 @@ public final class PlanOverloadProbe {
       exact.increment();
     }
     return first + ", completed";
+  }
+
+  /** How Iceberg's parsers of scan-planning responses read one against a table's specs. */
+  private interface ResponseParser<T> {
+    T fromJson(JsonNode json, Map<Integer, PartitionSpec> specs, boolean caseSensitive);
+  }
+
+  /** {@code response}'s body, parsed against {@code table}'s specs, case sensitive. */
+  private static <T> T parse(HttpResponse<String> response, Table table, ResponseParser<T> parser) {
+    return JsonUtil.parse(response.body(), json -> parser.fromJson(json, table.specs(), true));
   }
 
   private static List<FileScanTask> planFiles(Table table) throws Exception {
@@ -204,15 +207,8 @@ public final class PlanOverloadProbe {
   }
 
   private static HttpResponse<String> send(URI uri, String method, String body) throws Exception {
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(uri)
-            .timeout(Duration.ofSeconds(300))
-            .header("Content-Type", "application/json")
-            .method(
-                method,
-                body == null
-                    ? HttpRequest.BodyPublishers.noBody()
-                    : HttpRequest.BodyPublishers.ofString(body));
-    return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    return HTTP.send(
+        JsonRequests.of(uri, Duration.ofSeconds(300), method, body),
+        HttpResponse.BodyHandlers.ofString());
   }
 }

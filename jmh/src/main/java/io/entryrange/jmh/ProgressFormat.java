@@ -24,17 +24,15 @@ final class ProgressFormat implements OutputFormat {
   private final long startNanos;
   private int started;
 
-  ProgressFormat(
-      OutputFormat log, PrintStream console, int totalForks, int alreadyStarted, long startNanos) {
+  /**
+   * One for all of a report's JMH runs, so that forks are numbered on from run to run: a runner
+   * closes its output format at the end of a run, which for JMH's text format does nothing.
+   */
+  ProgressFormat(OutputFormat log, PrintStream console, int totalForks, long startNanos) {
     this.log = log;
     this.console = console;
     this.totalForks = totalForks;
-    this.started = alreadyStarted;
     this.startNanos = startNanos;
-  }
-
-  int started() {
-    return started;
   }
 
   @Override

@@ -174,13 +174,7 @@ public final class ReportCli implements Callable<Integer> {
         memory = new MemoryRun(tables, longRuns.memory(), what -> step(start, what)).run();
         phase(start, "where a full scan's time goes, by thread");
         breakdown =
-            new BreakdownRun(
-                    tables,
-                    config.breakdownPlanSize(),
-                    Layout.LARGE_MANIFESTS,
-                    config.breakdownWarmups(),
-                    config.singleShots(),
-                    what -> step(start, what))
+            new BreakdownRun(tables, config, what -> step(start, what))
                 .run(List.of(Strategy.DEFAULT, Strategy.CLIENT_LOCAL));
         int scopeSize = CredentialScopeRun.planSize(config);
         phase(start, "exact credential scoping, N=" + scopeSize);
@@ -360,26 +354,23 @@ public final class ReportCli implements Callable<Integer> {
   private ArrayNode runJmh(ReportConfig config, Path tables, long start, Map<String, String> params)
       throws IOException, RunnerException {
     ArrayNode all = JSON.createArrayNode();
-    int started = 0;
     Path result = Files.createTempFile(out, "jmh-run-", ".json");
     try (PrintStream log = new PrintStream(Files.newOutputStream(out.resolve("jmh.log")), true, StandardCharsets.UTF_8)) {
+      ProgressFormat progress =
+          new ProgressFormat(
+              OutputFormatFactory.createFormatInstance(log, VerboseMode.NORMAL),
+              console,
+              config.forks(),
+              start);
       int group = 0;
       for (JmhRun run : config.runs()) {
         String timedIn = "run " + group++;
         step(start, "run: " + run.describe());
-        ProgressFormat progress =
-            new ProgressFormat(
-                OutputFormatFactory.createFormatInstance(log, VerboseMode.NORMAL),
-                console,
-                config.forks(),
-                started,
-                start);
         List<JsonNode> rounds = new ArrayList<>();
         for (int round = 0; round < config.timing(run).forks(); round += 1) {
           new Runner(options(config, run, tables, result, params), progress).run();
           rounds.add(JSON.readTree(result.toFile()));
         }
-        started = progress.started();
         // the rows of one run were timed fork by fork in the same forks, or round by round
         ForkRounds.merge(rounds)
             .forEach(row -> all.add(((ObjectNode) row).put(JmhResults.TIMED_IN, timedIn)));

@@ -5,30 +5,33 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
+import java.util.Objects;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 class ReportDiffTest {
+  private static final String REDEMPTION = "Redemption flat in N";
+  private static final String PLAN = "Plan call flat in N";
+
+  /** One cell's row in the run before and in the run after; null where that run lacks it. */
+  private record Cell(String before, String after) {}
+
   @Test
   void flagsOnlyCellsWithAFigureOutsideTheOtherRunsInterval() throws Exception {
-    JsonNode before =
-        ReportCli.JSON.readTree(
-            array(
-                headline("Redemption flat in N", 1.1, 1.0, 1.2),
-                headline("Plan call flat in N", 1.0, 0.9, 1.1),
-                headline("Load", 0.9, 0.8, 1.0),
-                timed("range", 100000, "[1.0, 1.1, 0.9]"),
-                timed("offset", 100000, "[500.0]"),
+    List<Cell> cells =
+        List.of(
+            new Cell(headline(REDEMPTION, 1.1, 1.0, 1.2), headline(REDEMPTION, 1.15, 1.05, 1.25)),
+            new Cell(headline(PLAN, 1.0, 0.9, 1.1), headline(PLAN, 1.25, 1.05, 1.45)),
+            new Cell(headline("Load", 0.9, 0.8, 1.0), headline("Load", 1.5, 1.3, 1.7)),
+            new Cell(
+                timed("range", 100000, "[1.0, 1.1, 0.9]"), timed("range", 100000, "[1.05, 1.0, 1.1]")),
+            new Cell(timed("offset", 100000, "[500.0]"), timed("offset", 100000, "[900.0]")),
+            new Cell(
                 timed("reference", 100000, "[0.0013, 0.0012, 0.0014]"),
-                timed("range", 1000, "[1.0, 1.0, 1.0]")));
-    JsonNode after =
-        ReportCli.JSON.readTree(
-            array(
-                headline("Redemption flat in N", 1.15, 1.05, 1.25),
-                headline("Plan call flat in N", 1.25, 1.05, 1.45),
-                headline("Load", 1.5, 1.3, 1.7),
-                timed("range", 100000, "[1.05, 1.0, 1.1]"),
-                timed("offset", 100000, "[900.0]"),
-                timed("reference", 100000, "[0.0026, 0.0025, 0.0027]")));
+                timed("reference", 100000, "[0.0026, 0.0025, 0.0027]")),
+            new Cell(timed("range", 1000, "[1.0, 1.0, 1.0]"), null));
+    JsonNode before = run(cells, Cell::before);
+    JsonNode after = run(cells, Cell::after);
 
     List<ReportDiff.Change> changes = ReportDiff.compare(before, after);
 
@@ -78,6 +81,12 @@ class ReportDiffTest {
     assertThat(changes.get(0).before().estimate()).isCloseTo(99.6655, within(1e-4));
     assertThat(changes.get(0).before().samples()).isEqualTo(3);
     assertThat(changes.get(0).beyondNoise()).isTrue();
+  }
+
+  /** One run's rows of {@code cells}, as the report's JSON. */
+  private static JsonNode run(List<Cell> cells, Function<Cell, String> row) throws Exception {
+    return ReportCli.JSON.readTree(
+        array(cells.stream().map(row).filter(Objects::nonNull).toArray(String[]::new)));
   }
 
   /** A JSON array of the rows. */
