@@ -162,13 +162,7 @@ public final class ScanPlanningService implements AutoCloseable {
     this.cost = new PlanCost(builder.mode, builder.expensivePlanFiles);
     this.outcomes = new PlanOutcomes(partitionJson);
     this.vendor = builder.credentialVendor;
-    this.grants =
-        new StorageGrants(
-            builder.signer,
-            planIds,
-            builder.credentialLifetime,
-            builder.maxCredentialPrefixes,
-            new PlanFileSets(builder.planFilesCacheBytes, planIds::nowMillis, metrics::fileSetBuilt));
+    this.grants = new StorageGrants(builder, planIds, metrics::fileSetBuilt);
   }
 
   public static Builder builder() {
@@ -381,12 +375,12 @@ public final class ScanPlanningService implements AutoCloseable {
    *     {@code NoSuchTableException}
    */
   public Optional<StorageGrant> grant(String token, Function<TableIdentifier, Table> tables) {
-    Optional<StorageGrants.GrantToken> read = grants.read(token);
+    Optional<GrantToken> read = grants.read(token);
     if (read.isEmpty()) {
       metrics.grantRefused();
       return Optional.empty();
     }
-    StorageGrants.GrantToken grant = read.get();
+    GrantToken grant = read.get();
     try {
       Table table = tables.apply(grant.table());
       if (grant.planId() == null) {
@@ -495,18 +489,14 @@ public final class ScanPlanningService implements AutoCloseable {
     boolean taken =
         submitted.submit(
             id,
-            ident,
             table,
-            id.scan(),
             wholePlanFiles(table, id.scan()),
             () ->
                 outcomes.completed(
                     table,
                     id.binding(),
                     ErrorResponses.readingTable(
-                        ident, () -> planned(ident, table, id.scan(), caller, id))),
-            failure -> PlanOutcomes.failed(id.binding(), failure),
-            () -> PlanOutcomes.cancelled(id.binding()));
+                        ident, () -> planned(ident, table, id.scan(), caller, id))));
     if (!taken) {
       return Optional.empty();
     }

@@ -65,16 +65,12 @@ class SubmittedPlansTest {
   private boolean submit(SubmittedPlans plans, PlanId id) {
     return plans.submit(
         id,
-        EVENTS,
         table,
-        SCAN,
         0,
         () -> {
           planned.incrementAndGet();
           return PlanOutcomes.cancelled(id.binding());
-        },
-        failure -> PlanOutcomes.failed(id.binding(), failure),
-        () -> PlanOutcomes.cancelled(id.binding()));
+        });
   }
 
   /**
