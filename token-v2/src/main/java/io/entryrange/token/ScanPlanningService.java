@@ -2,7 +2,6 @@ package io.entryrange.token;
 
 import io.entryrange.planner.BatchPlan;
 import io.entryrange.planner.BatchPlanner;
-import io.entryrange.planner.EntryRangePlanner;
 import io.entryrange.planner.FallbackReason;
 import io.entryrange.planner.Redemption;
 import io.entryrange.planner.exceptions.InvalidBatchException;
@@ -131,11 +130,7 @@ public final class ScanPlanningService implements AutoCloseable {
     this.fileIO = builder.fileIO;
     this.planner =
         new BatchPlanner(
-            new EntryRangePlanner(
-                caches.indexes(),
-                caches.deleteIndexes(),
-                builder.mode == CodecMode.DELETE_AWARE,
-                caches.spaces()),
+            caches.entryRangePlanner(builder.mode == CodecMode.DELETE_AWARE),
             builder.batchSize,
             builder.maxManifestsPerPlanTask,
             builder.fanOutWidth,
@@ -145,11 +140,8 @@ public final class ScanPlanningService implements AutoCloseable {
     this.limits = builder.limits;
     this.listener = builder.listener;
     this.partitionJson = caches.partitionJson();
-    PlanCache plans = caches.plans();
-    this.metrics =
-        new PlanningMetrics(
-            plans == null ? null : plans::stats, caches.indexes(), caches.deleteIndexes());
-    this.sortedPlans = new SortedPlans(plans, builder.planningPool, metrics::fullPlan);
+    this.metrics = caches.newMetrics();
+    this.sortedPlans = new SortedPlans(caches.plans(), builder.planningPool, metrics::fullPlan);
     this.planIds = new PlanIds(builder.signer, builder.clock, builder.planLifetime);
     this.revocations = new PlanRevocations(planIds::nowMillis);
     this.submitted =
