@@ -111,8 +111,12 @@ public final class StorageGrant {
 
   @Override
   public String toString() {
-    return "StorageGrant{" + claims.table() + (claims.planId() == null ? ", table-wide" : ", plan")
-        + ", expires " + claims.expiresMillis() + "}";
+    return "StorageGrant{"
+        + claims.table()
+        + (claims.planId() == null ? ", table-wide" : ", plan")
+        + ", expires "
+        + claims.expiresMillis()
+        + "}";
   }
 
   /**
@@ -121,7 +125,7 @@ public final class StorageGrant {
    * rebuilt here).
    *
    * @param tableLocation without a trailing slash (one is trimmed)
-   * @param maxPrefixes most prefixes {@link #prefixes()} returns
+   * @param maxPrefixes most prefixes {@link StorageGrant#prefixes()} returns
    */
   record Scope(
       String tableLocation,
