@@ -69,7 +69,7 @@ abstract class PlanningSettings<B extends PlanningSettings<B>> {
   }
 
   public B mode(CodecMode newMode) {
-    this.mode = present(newMode, "codec mode");
+    this.mode = notNull(newMode, "codec mode");
     return self();
   }
 
@@ -94,7 +94,7 @@ abstract class PlanningSettings<B extends PlanningSettings<B>> {
   }
 
   public B codec(PlanTaskCodec newCodec) {
-    this.codec = present(newCodec, "codec");
+    this.codec = notNull(newCodec, "codec");
     return self();
   }
 
@@ -106,7 +106,7 @@ abstract class PlanningSettings<B extends PlanningSettings<B>> {
 
   /** Wraps each table's FileIO, for example in a {@code FileIO} that counts or traces reads. */
   public B fileIO(UnaryOperator<FileIO> wrapper) {
-    this.fileIO = present(wrapper, "FileIO wrapper");
+    this.fileIO = notNull(wrapper, "FileIO wrapper");
     return self();
   }
 
@@ -117,25 +117,25 @@ abstract class PlanningSettings<B extends PlanningSettings<B>> {
    * and {@link #deleteIndexCache}, which set caches of this service's own.
    */
   public B caches(PlanningCaches shared) {
-    this.caches = present(shared, "planning caches");
+    this.caches = notNull(shared, "planning caches");
     return self();
   }
 
   /** Receives plan, redemption, rejection and fallback events; none by default. */
   public B listener(PlanningListener newListener) {
-    this.listener = present(newListener, "planning listener");
+    this.listener = notNull(newListener, "planning listener");
     return self();
   }
 
   /** Shares a manifest index cache, for example across services in one process. */
   public B manifestIndexCache(ManifestIndexCache cache) {
-    this.indexes = present(cache, "manifest index cache");
+    this.indexes = notNull(cache, "manifest index cache");
     return self();
   }
 
   /** Shares a delete index cache, for example across services in one process. */
   public B deleteIndexCache(DeleteIndexCache cache) {
-    this.deleteIndexes = present(cache, "delete index cache");
+    this.deleteIndexes = notNull(cache, "delete index cache");
     return self();
   }
 
@@ -146,13 +146,13 @@ abstract class PlanningSettings<B extends PlanningSettings<B>> {
    * deadlock with it. Pass one to share threads with the rest of the catalog.
    */
   public B planningPool(ExecutorService pool) {
-    this.planningPool = present(pool, "planning pool");
+    this.planningPool = notNull(pool, "planning pool");
     return self();
   }
 
   /** What each principal may read; by default {@link ScanPolicy#UNRESTRICTED}. */
   public B scanPolicy(ScanPolicy newPolicy) {
-    this.policy = present(newPolicy, "scan policy");
+    this.policy = notNull(newPolicy, "scan policy");
     return self();
   }
 
@@ -161,13 +161,13 @@ abstract class PlanningSettings<B extends PlanningSettings<B>> {
    * keys; see {@link PlanTaskSigner}.
    */
   public B planTaskSigner(PlanTaskSigner newSigner) {
-    this.signer = present(newSigner, "plan task signer");
+    this.signer = notNull(newSigner, "plan task signer");
     return self();
   }
 
   /** What a scan may ask for; {@link ScanLimits#DEFAULT} unless set. */
   public B scanLimits(ScanLimits newLimits) {
-    this.limits = present(newLimits, "scan limits");
+    this.limits = notNull(newLimits, "scan limits");
     return self();
   }
 
@@ -184,7 +184,7 @@ abstract class PlanningSettings<B extends PlanningSettings<B>> {
 
   /** When plans are answered {@code submitted} and planned in the background; never by default. */
   public B asyncPlanning(AsyncPlanning when) {
-    this.asyncPlanning = present(when, "async planning");
+    this.asyncPlanning = notNull(when, "async planning");
     return self();
   }
 
@@ -223,13 +223,13 @@ abstract class PlanningSettings<B extends PlanningSettings<B>> {
    * planning pool. By default a pool of the service's own, one thread per core.
    */
   public B submittedPlanRunner(Consumer<SubmittedPlan> runner) {
-    this.submittedPlanRunner = present(runner, "submitted plan runner");
+    this.submittedPlanRunner = notNull(runner, "submitted plan runner");
     return self();
   }
 
   /** The clock plan expiries are set and checked with: the system's by default, or the host's. */
   public B clock(Clock newClock) {
-    this.clock = present(newClock, "clock");
+    this.clock = notNull(newClock, "clock");
     return self();
   }
 
@@ -240,7 +240,7 @@ abstract class PlanningSettings<B extends PlanningSettings<B>> {
    * replica verifies it.
    */
   public B credentialVendor(StorageCredentialVendor vendor) {
-    this.credentialVendor = present(vendor, "credential vendor");
+    this.credentialVendor = notNull(vendor, "credential vendor");
     return self();
   }
 
@@ -274,7 +274,7 @@ abstract class PlanningSettings<B extends PlanningSettings<B>> {
   abstract B self();
 
   /** {@code value}, unless it is null: a setting that has no "none". */
-  private static <T> T present(T value, String setting) {
+  private static <T> T notNull(T value, String setting) {
     Preconditions.checkArgument(value != null, "Invalid %s: null", setting);
     return value;
   }
