@@ -1,12 +1,6 @@
 package io.entryrange.token;
 
-import com.fasterxml.jackson.core.JsonEncoding;
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.databind.JsonNode;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -18,23 +12,21 @@ import java.util.Objects;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.catalog.TableIdentifierParser;
 import org.apache.iceberg.exceptions.NoSuchPlanIdException;
 import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
 import org.apache.iceberg.rest.requests.PlanTableScanRequest;
-import org.apache.iceberg.rest.requests.PlanTableScanRequestParser;
-import org.apache.iceberg.util.JsonUtil;
 
 /**
- * The one place that issues, writes, reads and checks plan ids (docs/design.md, "Plan ids").
+ * The one place that issues, signs, reads and checks plan ids (docs/design.md, "Plan ids").
  *
  * <p>A plan id is self-describing, like a plan task: {@code base64url(JSON)}, signed as plan tasks
  * are (under a context of its own) when the service has a {@link PlanTaskSigner}. The JSON holds
  * the table ({@code table}, Iceberg's identifier JSON, and {@code table-uuid}), a digest of the
  * principal it was issued to ({@code principal}), a random nonce ({@code id}), the expiry ({@code
  * expires}, epoch milliseconds) and the scan as requested, snapshot pinned ({@code scan}, Iceberg's
- * request JSON). So any replica, after any restart, can tell whose plan an id is, whether it has
- * expired, and plan it again, with nothing shared between replicas.
+ * request JSON), as {@link PlanIdJson} writes and reads it. So any replica, after any restart, can
+ * tell whose plan an id is, whether it has expired, and plan it again, with nothing shared between
+ * replicas.
  *
  * <p>Why bounded at {@value #MAX_CHARS} characters: a plan id travels in the path of {@code GET}
  * and {@code DELETE .../plan/{plan-id}}, and servers and proxies commonly refuse request lines
@@ -59,13 +51,8 @@ final class PlanIds {
   static final int NONCE_CHARS = 16;
 
   private static final int NONCE_BYTES = 12;
-  private static final int PRINCIPAL_DIGEST_BYTES = 16;
-  private static final String TABLE = "table";
-  private static final String TABLE_UUID = "table-uuid";
-  private static final String PRINCIPAL = "principal";
-  private static final String NONCE = "id";
-  private static final String EXPIRES = "expires";
-  private static final String SCAN = "scan";
+  /** Bytes of SHA-256 a plan id names its principal by. */
+  static final int PRINCIPAL_DIGEST_BYTES = 16;
 
   private final PlanTaskSigner signer;
   private final Clock clock;
@@ -96,14 +83,14 @@ final class PlanIds {
     String uuid = uuidOf(table);
     String digest = principal(principal);
     try {
-      String full = signed(json(ident, uuid, digest, binding, pinned));
+      String full = signed(PlanIdJson.write(ident, uuid, digest, binding, pinned));
       if (full.length() <= MAX_CHARS) {
         return new PlanId(full, ident, uuid, digest, binding, pinned);
       }
     } catch (IllegalArgumentException tooDeep) {
       // a scan the id's bounded writer refuses is left out, as a long one is
     }
-    String scanless = signed(json(ident, uuid, digest, binding, null));
+    String scanless = signed(PlanIdJson.write(ident, uuid, digest, binding, null));
     return new PlanId(scanless, ident, uuid, digest, binding, null);
   }
 
@@ -153,26 +140,7 @@ final class PlanIds {
       Preconditions.checkArgument(
           payload != null && !payload.isEmpty() && payload.length() <= MAX_CHARS,
           "Invalid plan id length");
-      byte[] bytes = Base64Url.decode(payload);
-      String json = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes)).toString();
-      JsonNode root = PlanTaskCodec.MAPPER.readTree(json);
-      Preconditions.checkArgument(root != null && root.isObject(), "Invalid plan id: not an object");
-      JsonNode table = root.get(TABLE);
-      Preconditions.checkArgument(table != null && table.isObject(), "Invalid table: %s", table);
-      JsonNode scan = root.get(SCAN);
-      Preconditions.checkArgument(scan == null || scan.isObject(), "Invalid scan: %s", scan);
-      String principal = JsonUtil.getStringOrNull(PRINCIPAL, root);
-      Preconditions.checkArgument(
-          principal == null || Base64Url.decode(principal).length == PRINCIPAL_DIGEST_BYTES,
-          "Invalid principal digest: %s",
-          principal);
-      return new PlanId(
-          planId,
-          TableIdentifierParser.fromJson(table),
-          JsonUtil.getStringOrNull(TABLE_UUID, root),
-          principal,
-          new PlanBinding(JsonUtil.getString(NONCE, root), JsonUtil.getLong(EXPIRES, root)),
-          scan == null ? null : PlanTableScanRequestParser.fromJson(scan));
+      return PlanIdJson.read(planId, Base64Url.decode(payload));
     } catch (RuntimeException | IOException e) {
       throw new NoSuchPlanIdException("No such plan: malformed");
     }
@@ -203,37 +171,5 @@ final class PlanIds {
   private String signed(byte[] json) {
     String payload = Base64Url.encode(json);
     return signer == null ? payload : signer.signPlanId(payload);
-  }
-
-  private static byte[] json(
-      TableIdentifier ident,
-      String uuid,
-      String principal,
-      PlanBinding binding,
-      PlanTableScanRequest scan) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream(512);
-    try (JsonGenerator gen = PlanTaskCodec.MAPPER.createGenerator(out, JsonEncoding.UTF8)) {
-      gen.writeStartObject();
-      gen.writeFieldName(TABLE);
-      TableIdentifierParser.toJson(ident, gen);
-      if (uuid != null) {
-        gen.writeStringField(TABLE_UUID, uuid);
-      }
-      if (principal != null) {
-        gen.writeStringField(PRINCIPAL, principal);
-      }
-      gen.writeStringField(NONCE, binding.nonce());
-      gen.writeNumberField(EXPIRES, binding.expiresMillis());
-      if (scan != null) {
-        gen.writeFieldName(SCAN);
-        PlanTableScanRequestParser.toJson(scan, gen);
-      }
-      gen.writeEndObject();
-    } catch (IOException e) {
-      throw PlanTaskCodec.writeFailure(e);
-    } catch (UncheckedIOException e) {
-      throw PlanTaskCodec.writeFailure(e.getCause());
-    }
-    return out.toByteArray();
   }
 }

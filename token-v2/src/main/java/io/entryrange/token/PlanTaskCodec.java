@@ -62,8 +62,11 @@ import org.apache.iceberg.util.JsonUtil;
  * out of order; decode refuses it as {@link RejectionReason#REPEATED_MANIFEST}).
  *
  * <p>Instances are immutable and thread-safe.
+ *
+ * @param maxRanges most entry ranges one plan task may carry, at least 1
+ * @param maxEncodedBytes longest plan task string, between 1 and 1 MiB
  */
-public final class PlanTaskCodec {
+public record PlanTaskCodec(int maxRanges, int maxEncodedBytes) {
 
   /** Default cap on the entry ranges of one plan task; it bounds the manifests one task opens. */
   public static final int DEFAULT_MAX_RANGES = 64;
@@ -137,34 +140,17 @@ public final class PlanTaskCodec {
           .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
           .build();
 
-  private final int maxRanges;
-  private final int maxEncodedBytes;
-
   /** A codec with {@link #DEFAULT_MAX_RANGES} and {@link #DEFAULT_MAX_BYTES}. */
   public PlanTaskCodec() {
     this(DEFAULT_MAX_RANGES, DEFAULT_MAX_BYTES);
   }
 
-  /**
-   * @param maxRanges most entry ranges one plan task may carry, at least 1
-   * @param maxEncodedBytes longest plan task string, between 1 and 1 MiB
-   */
-  public PlanTaskCodec(int maxRanges, int maxEncodedBytes) {
+  public PlanTaskCodec {
     Preconditions.checkArgument(maxRanges > 0, "Invalid max ranges: %s", maxRanges);
     Preconditions.checkArgument(
         maxEncodedBytes > 0 && maxEncodedBytes <= MAX_ENCODED_BYTES_LIMIT,
         "Invalid max encoded bytes: %s",
         maxEncodedBytes);
-    this.maxRanges = maxRanges;
-    this.maxEncodedBytes = maxEncodedBytes;
-  }
-
-  public int maxRanges() {
-    return maxRanges;
-  }
-
-  public int maxEncodedBytes() {
-    return maxEncodedBytes;
   }
 
   /**

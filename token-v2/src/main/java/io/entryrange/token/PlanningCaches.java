@@ -1,5 +1,6 @@
 package io.entryrange.token;
 
+import io.entryrange.planner.EntryRangePlanner;
 import io.entryrange.planner.cache.DeleteIndexCache;
 import io.entryrange.planner.cache.EntrySpaceCache;
 import io.entryrange.planner.slice.ManifestIndexCache;
@@ -53,16 +54,14 @@ public final class PlanningCaches {
     this.plans = planCacheTasks > 0 ? new PlanCache(planCacheTasks) : null;
   }
 
-  ManifestIndexCache indexes() {
-    return indexes;
+  /** The planner of entry ranges, reading through these caches. */
+  EntryRangePlanner entryRangePlanner(boolean deleteAware) {
+    return new EntryRangePlanner(indexes, deleteIndexes, deleteAware, spaces);
   }
 
-  DeleteIndexCache deleteIndexes() {
-    return deleteIndexes;
-  }
-
-  EntrySpaceCache spaces() {
-    return spaces;
+  /** A service's metrics, reporting these caches' statistics. */
+  PlanningMetrics newMetrics() {
+    return new PlanningMetrics(plans == null ? null : plans::stats, indexes, deleteIndexes);
   }
 
   PartitionJsonCache partitionJson() {

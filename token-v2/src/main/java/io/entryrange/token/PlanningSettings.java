@@ -49,8 +49,7 @@ abstract class PlanningSettings<B extends PlanningSettings<B>> {
 
   /** Most manifest entries (range) or tasks (offset) per batch; 0 returns everything inline. */
   public B batchSize(int size) {
-    Preconditions.checkArgument(size >= 0, "Invalid batch size: %s", size);
-    this.batchSize = size;
+    this.batchSize = nonNegative(size, "batch size");
     return self();
   }
 
@@ -63,21 +62,20 @@ abstract class PlanningSettings<B extends PlanningSettings<B>> {
    * repeating the scan's JSON, must fit well within it.
    */
   public B targetResponseBytes(long bytes) {
-    Preconditions.checkArgument(bytes >= 4096, "Invalid target response bytes: %s (at least 4096)", bytes);
+    Preconditions.checkArgument(
+        bytes >= 4096, "Invalid target response bytes: %s (at least 4096)", bytes);
     this.targetResponseBytes = bytes;
     return self();
   }
 
   public B mode(CodecMode newMode) {
-    Preconditions.checkArgument(newMode != null, "Invalid codec mode: null");
-    this.mode = newMode;
+    this.mode = notNull(newMode, "codec mode");
     return self();
   }
 
   /** Most manifests one range plan task names; at most the codec's range cap. */
   public B maxManifestsPerPlanTask(int max) {
-    Preconditions.checkArgument(max > 0, "Invalid manifests per plan task: %s", max);
-    this.maxManifestsPerPlanTask = max;
+    this.maxManifestsPerPlanTask = positive(max, "manifests per plan task");
     return self();
   }
 
@@ -96,22 +94,19 @@ abstract class PlanningSettings<B extends PlanningSettings<B>> {
   }
 
   public B codec(PlanTaskCodec newCodec) {
-    Preconditions.checkArgument(newCodec != null, "Invalid codec: null");
-    this.codec = newCodec;
+    this.codec = notNull(newCodec, "codec");
     return self();
   }
 
   /** Caches sorted fallback plans up to this many tasks in total; 0 (default) turns it off. */
   public B planCacheTasks(long maxTasks) {
-    Preconditions.checkArgument(maxTasks >= 0, "Invalid plan cache size: %s", maxTasks);
-    this.planCacheTasks = maxTasks;
+    this.planCacheTasks = nonNegative(maxTasks, "plan cache size");
     return self();
   }
 
   /** Wraps each table's FileIO, for example in a {@code FileIO} that counts or traces reads. */
   public B fileIO(UnaryOperator<FileIO> wrapper) {
-    Preconditions.checkArgument(wrapper != null, "Invalid FileIO wrapper: null");
-    this.fileIO = wrapper;
+    this.fileIO = notNull(wrapper, "FileIO wrapper");
     return self();
   }
 
@@ -122,29 +117,25 @@ abstract class PlanningSettings<B extends PlanningSettings<B>> {
    * and {@link #deleteIndexCache}, which set caches of this service's own.
    */
   public B caches(PlanningCaches shared) {
-    Preconditions.checkArgument(shared != null, "Invalid planning caches: null");
-    this.caches = shared;
+    this.caches = notNull(shared, "planning caches");
     return self();
   }
 
   /** Receives plan, redemption, rejection and fallback events; none by default. */
   public B listener(PlanningListener newListener) {
-    Preconditions.checkArgument(newListener != null, "Invalid planning listener: null");
-    this.listener = newListener;
+    this.listener = notNull(newListener, "planning listener");
     return self();
   }
 
   /** Shares a manifest index cache, for example across services in one process. */
   public B manifestIndexCache(ManifestIndexCache cache) {
-    Preconditions.checkArgument(cache != null, "Invalid manifest index cache: null");
-    this.indexes = cache;
+    this.indexes = notNull(cache, "manifest index cache");
     return self();
   }
 
   /** Shares a delete index cache, for example across services in one process. */
   public B deleteIndexCache(DeleteIndexCache cache) {
-    Preconditions.checkArgument(cache != null, "Invalid delete index cache: null");
-    this.deleteIndexes = cache;
+    this.deleteIndexes = notNull(cache, "delete index cache");
     return self();
   }
 
@@ -155,15 +146,13 @@ abstract class PlanningSettings<B extends PlanningSettings<B>> {
    * deadlock with it. Pass one to share threads with the rest of the catalog.
    */
   public B planningPool(ExecutorService pool) {
-    Preconditions.checkArgument(pool != null, "Invalid planning pool: null");
-    this.planningPool = pool;
+    this.planningPool = notNull(pool, "planning pool");
     return self();
   }
 
   /** What each principal may read; by default {@link ScanPolicy#UNRESTRICTED}. */
   public B scanPolicy(ScanPolicy newPolicy) {
-    Preconditions.checkArgument(newPolicy != null, "Invalid scan policy: null");
-    this.policy = newPolicy;
+    this.policy = notNull(newPolicy, "scan policy");
     return self();
   }
 
@@ -172,15 +161,13 @@ abstract class PlanningSettings<B extends PlanningSettings<B>> {
    * keys; see {@link PlanTaskSigner}.
    */
   public B planTaskSigner(PlanTaskSigner newSigner) {
-    Preconditions.checkArgument(newSigner != null, "Invalid plan task signer: null");
-    this.signer = newSigner;
+    this.signer = notNull(newSigner, "plan task signer");
     return self();
   }
 
   /** What a scan may ask for; {@link ScanLimits#DEFAULT} unless set. */
   public B scanLimits(ScanLimits newLimits) {
-    Preconditions.checkArgument(newLimits != null, "Invalid scan limits: null");
-    this.limits = newLimits;
+    this.limits = notNull(newLimits, "scan limits");
     return self();
   }
 
@@ -191,20 +178,13 @@ abstract class PlanningSettings<B extends PlanningSettings<B>> {
    * one second and seven days; one hour by default.
    */
   public B planLifetime(Duration lifetime) {
-    Preconditions.checkArgument(
-        lifetime != null
-            && lifetime.compareTo(Duration.ofSeconds(1)) >= 0
-            && lifetime.compareTo(Duration.ofDays(7)) <= 0,
-        "Invalid plan lifetime: %s (1 second to 7 days)",
-        lifetime);
-    this.planLifetime = lifetime;
+    this.planLifetime = lifetime(lifetime, "plan lifetime");
     return self();
   }
 
   /** When plans are answered {@code submitted} and planned in the background; never by default. */
   public B asyncPlanning(AsyncPlanning when) {
-    Preconditions.checkArgument(when != null, "Invalid async planning: null");
-    this.asyncPlanning = when;
+    this.asyncPlanning = notNull(when, "async planning");
     return self();
   }
 
@@ -215,8 +195,7 @@ abstract class PlanningSettings<B extends PlanningSettings<B>> {
    * that take longer gain).
    */
   public B expensivePlanFiles(long files) {
-    Preconditions.checkArgument(files > 0, "Invalid expensive plan files: %s", files);
-    this.expensivePlanFiles = files;
+    this.expensivePlanFiles = positive(files, "expensive plan files");
     return self();
   }
 
@@ -225,8 +204,7 @@ abstract class PlanningSettings<B extends PlanningSettings<B>> {
    * its request (or, at saturation, refused by the host as before). 64 by default.
    */
   public B maxSubmittedPlans(int plans) {
-    Preconditions.checkArgument(plans > 0, "Invalid max submitted plans: %s", plans);
-    this.maxSubmittedPlans = plans;
+    this.maxSubmittedPlans = positive(plans, "max submitted plans");
     return self();
   }
 
@@ -235,8 +213,7 @@ abstract class PlanningSettings<B extends PlanningSettings<B>> {
    * expired; an evicted answer is planned again at the next poll. 64 MiB by default.
    */
   public B submittedResultBytes(long bytes) {
-    Preconditions.checkArgument(bytes > 0, "Invalid submitted result bytes: %s", bytes);
-    this.submittedResultBytes = bytes;
+    this.submittedResultBytes = positive(bytes, "submitted result bytes");
     return self();
   }
 
@@ -246,15 +223,13 @@ abstract class PlanningSettings<B extends PlanningSettings<B>> {
    * planning pool. By default a pool of the service's own, one thread per core.
    */
   public B submittedPlanRunner(Consumer<SubmittedPlan> runner) {
-    Preconditions.checkArgument(runner != null, "Invalid submitted plan runner: null");
-    this.submittedPlanRunner = runner;
+    this.submittedPlanRunner = notNull(runner, "submitted plan runner");
     return self();
   }
 
   /** The clock plan expiries are set and checked with: the system's by default, or the host's. */
   public B clock(Clock newClock) {
-    Preconditions.checkArgument(newClock != null, "Invalid clock: null");
-    this.clock = newClock;
+    this.clock = notNull(newClock, "clock");
     return self();
   }
 
@@ -265,8 +240,7 @@ abstract class PlanningSettings<B extends PlanningSettings<B>> {
    * replica verifies it.
    */
   public B credentialVendor(StorageCredentialVendor vendor) {
-    Preconditions.checkArgument(vendor != null, "Invalid credential vendor: null");
-    this.credentialVendor = vendor;
+    this.credentialVendor = notNull(vendor, "credential vendor");
     return self();
   }
 
@@ -276,13 +250,7 @@ abstract class PlanningSettings<B extends PlanningSettings<B>> {
    * as long as the plan. Between one second and seven days.
    */
   public B credentialLifetime(Duration lifetime) {
-    Preconditions.checkArgument(
-        lifetime != null
-            && lifetime.compareTo(Duration.ofSeconds(1)) >= 0
-            && lifetime.compareTo(Duration.ofDays(7)) <= 0,
-        "Invalid credential lifetime: %s (1 second to 7 days)",
-        lifetime);
-    this.credentialLifetime = lifetime;
+    this.credentialLifetime = lifetime(lifetime, "credential lifetime");
     return self();
   }
 
@@ -299,12 +267,41 @@ abstract class PlanningSettings<B extends PlanningSettings<B>> {
    * StorageGrant#covers}); 128 MiB by default, a few megabytes per plan of 100,000 files.
    */
   public B planFilesCacheBytes(long bytes) {
-    Preconditions.checkArgument(bytes > 0, "Invalid plan files cache bytes: %s", bytes);
-    this.planFilesCacheBytes = bytes;
+    this.planFilesCacheBytes = positive(bytes, "plan files cache bytes");
     return self();
   }
 
   abstract B self();
+
+  /** {@code value}, unless it is null: a setting that has no "none". */
+  private static <T> T notNull(T value, String setting) {
+    Preconditions.checkArgument(value != null, "Invalid %s: null", setting);
+    return value;
+  }
+
+  /** {@code value}, unless it is 0 or less. */
+  private static <N extends Number> N positive(N value, String setting) {
+    Preconditions.checkArgument(value.longValue() > 0, "Invalid %s: %s", setting, value);
+    return value;
+  }
+
+  /** {@code value}, unless it is less than 0. */
+  private static <N extends Number> N nonNegative(N value, String setting) {
+    Preconditions.checkArgument(value.longValue() >= 0, "Invalid %s: %s", setting, value);
+    return value;
+  }
+
+  /** {@code lifetime}, unless it is null or outside one second to seven days. */
+  private static Duration lifetime(Duration lifetime, String setting) {
+    Preconditions.checkArgument(
+        lifetime != null
+            && lifetime.compareTo(Duration.ofSeconds(1)) >= 0
+            && lifetime.compareTo(Duration.ofDays(7)) <= 0,
+        "Invalid %s: %s (1 second to 7 days)",
+        setting,
+        lifetime);
+    return lifetime;
+  }
 
   /** The caches the service reads through, after checking the settings fit together. */
   PlanningCaches checkedCaches() {

@@ -2,7 +2,6 @@ package io.entryrange.token;
 
 import io.entryrange.planner.BatchPlan;
 import io.entryrange.planner.BatchPlanner;
-import io.entryrange.planner.EntryRangePlanner;
 import io.entryrange.planner.FallbackReason;
 import io.entryrange.planner.Redemption;
 import io.entryrange.planner.exceptions.InvalidBatchException;
@@ -131,11 +130,7 @@ public final class ScanPlanningService implements AutoCloseable {
     this.fileIO = builder.fileIO;
     this.planner =
         new BatchPlanner(
-            new EntryRangePlanner(
-                caches.indexes(),
-                caches.deleteIndexes(),
-                builder.mode == CodecMode.DELETE_AWARE,
-                caches.spaces()),
+            caches.entryRangePlanner(builder.mode == CodecMode.DELETE_AWARE),
             builder.batchSize,
             builder.maxManifestsPerPlanTask,
             builder.fanOutWidth,
@@ -145,11 +140,8 @@ public final class ScanPlanningService implements AutoCloseable {
     this.limits = builder.limits;
     this.listener = builder.listener;
     this.partitionJson = caches.partitionJson();
-    PlanCache plans = caches.plans();
-    this.metrics =
-        new PlanningMetrics(
-            plans == null ? null : plans::stats, caches.indexes(), caches.deleteIndexes());
-    this.sortedPlans = new SortedPlans(plans, builder.planningPool, metrics::fullPlan);
+    this.metrics = caches.newMetrics();
+    this.sortedPlans = new SortedPlans(caches.plans(), builder.planningPool, metrics::fullPlan);
     this.planIds = new PlanIds(builder.signer, builder.clock, builder.planLifetime);
     this.revocations = new PlanRevocations(planIds::nowMillis);
     this.submitted =
@@ -162,13 +154,7 @@ public final class ScanPlanningService implements AutoCloseable {
     this.cost = new PlanCost(builder.mode, builder.expensivePlanFiles);
     this.outcomes = new PlanOutcomes(partitionJson);
     this.vendor = builder.credentialVendor;
-    this.grants =
-        new StorageGrants(
-            builder.signer,
-            planIds,
-            builder.credentialLifetime,
-            builder.maxCredentialPrefixes,
-            new PlanFileSets(builder.planFilesCacheBytes, planIds::nowMillis, metrics::fileSetBuilt));
+    this.grants = new StorageGrants(builder, planIds, metrics::fileSetBuilt);
   }
 
   public static Builder builder() {
@@ -381,12 +367,12 @@ public final class ScanPlanningService implements AutoCloseable {
    *     {@code NoSuchTableException}
    */
   public Optional<StorageGrant> grant(String token, Function<TableIdentifier, Table> tables) {
-    Optional<StorageGrants.GrantToken> read = grants.read(token);
+    Optional<GrantToken> read = grants.read(token);
     if (read.isEmpty()) {
       metrics.grantRefused();
       return Optional.empty();
     }
-    StorageGrants.GrantToken grant = read.get();
+    GrantToken grant = read.get();
     try {
       Table table = tables.apply(grant.table());
       if (grant.planId() == null) {
@@ -495,18 +481,14 @@ public final class ScanPlanningService implements AutoCloseable {
     boolean taken =
         submitted.submit(
             id,
-            ident,
             table,
-            id.scan(),
             wholePlanFiles(table, id.scan()),
             () ->
                 outcomes.completed(
                     table,
                     id.binding(),
                     ErrorResponses.readingTable(
-                        ident, () -> planned(ident, table, id.scan(), caller, id))),
-            failure -> PlanOutcomes.failed(id.binding(), failure),
-            () -> PlanOutcomes.cancelled(id.binding()));
+                        ident, () -> planned(ident, table, id.scan(), caller, id))));
     if (!taken) {
       return Optional.empty();
     }

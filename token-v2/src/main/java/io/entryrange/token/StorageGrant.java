@@ -24,51 +24,33 @@ import org.apache.iceberg.relocated.com.google.common.base.Preconditions;
  * (a bounded cache), by planning it again from its id.
  */
 public final class StorageGrant {
-  private final String principal;
-  private final TableIdentifier table;
-  private final String planId;
-  private final long expiresMillis;
+  private final GrantToken claims;
   private final String token;
-  private final String tableLocation;
-  private final String metadataLocation;
-  private final int maxPrefixes;
-  private final Supplier<Optional<PlanFiles>> files;
+  private final Scope scope;
 
-  StorageGrant(
-      String principal,
-      TableIdentifier table,
-      String planId,
-      long expiresMillis,
-      String token,
-      String tableLocation,
-      String metadataLocation,
-      int maxPrefixes,
-      Supplier<Optional<PlanFiles>> files) {
-    Preconditions.checkArgument(table != null, "Invalid grant table: null");
-    Preconditions.checkArgument(tableLocation != null, "Invalid grant table location: null");
-    this.principal = principal;
-    this.table = table;
-    this.planId = planId;
-    this.expiresMillis = expiresMillis;
+  /**
+   * @param claims whom the grant is for, of which table and plan, until when
+   * @param token {@code claims} signed, as {@link #token()} hands it out
+   */
+  StorageGrant(GrantToken claims, String token, Scope scope) {
+    Preconditions.checkArgument(claims.table() != null, "Invalid grant table: null");
+    this.claims = claims;
     this.token = token;
-    this.tableLocation = trimmed(tableLocation);
-    this.metadataLocation = metadataLocation;
-    this.maxPrefixes = maxPrefixes;
-    this.files = files;
+    this.scope = scope;
   }
 
   /** The authenticated principal the grant is for, or null for an anonymous caller. */
   public String principal() {
-    return principal;
+    return claims.principal();
   }
 
   public TableIdentifier table() {
-    return table;
+    return claims.table();
   }
 
   /** The plan id of a plan grant; empty for a table grant. */
   public Optional<String> planId() {
-    return Optional.ofNullable(planId);
+    return Optional.ofNullable(claims.planId());
   }
 
   /**
@@ -76,7 +58,7 @@ public final class StorageGrant {
    * service's {@code credentialLifetime} after it was made; a refresh by plan id makes a new one.
    */
   public long expiresMillis() {
-    return expiresMillis;
+    return claims.expiresMillis();
   }
 
   /**
@@ -89,7 +71,7 @@ public final class StorageGrant {
 
   /** The table's location, without a trailing slash. */
   public String tableLocation() {
-    return tableLocation;
+    return scope.tableLocation();
   }
 
   /**
@@ -104,13 +86,10 @@ public final class StorageGrant {
    * hold them.
    */
   public List<String> prefixes() {
-    if (planId == null) {
-      return List.of(tableLocation + "/");
+    if (claims.planId() == null) {
+      return List.of(scope.tableLocation() + "/");
     }
-    return files
-        .get()
-        .map(plan -> plan.prefixes(tableLocation, metadataLocation, maxPrefixes))
-        .orElse(List.of());
+    return scope.files().get().map(scope::prefixes).orElse(List.of());
   }
 
   /**
@@ -124,19 +103,44 @@ public final class StorageGrant {
     if (location == null) {
       return false;
     }
-    if (planId == null) {
-      return location.startsWith(tableLocation + "/");
+    if (claims.planId() == null) {
+      return location.startsWith(scope.tableLocation() + "/");
     }
-    return files.get().map(plan -> plan.contains(location)).orElse(false);
-  }
-
-  private static String trimmed(String location) {
-    return location.endsWith("/") ? location.substring(0, location.length() - 1) : location;
+    return scope.files().get().map(plan -> plan.contains(location)).orElse(false);
   }
 
   @Override
   public String toString() {
-    return "StorageGrant{" + table + (planId == null ? ", table-wide" : ", plan") + ", expires "
-        + expiresMillis + "}";
+    return "StorageGrant{"
+        + claims.table()
+        + (claims.planId() == null ? ", table-wide" : ", plan")
+        + ", expires "
+        + claims.expiresMillis()
+        + "}";
+  }
+
+  /**
+   * Where a grant's objects lie: under the table's location, apart from its metadata, and, for a
+   * plan grant, the plan's objects, built on demand ({@code files}; empty when they cannot be
+   * rebuilt here).
+   *
+   * @param tableLocation without a trailing slash (one is trimmed)
+   * @param maxPrefixes most prefixes {@link StorageGrant#prefixes()} returns
+   */
+  record Scope(
+      String tableLocation,
+      String metadataLocation,
+      int maxPrefixes,
+      Supplier<Optional<PlanFiles>> files) {
+    Scope {
+      Preconditions.checkArgument(tableLocation != null, "Invalid grant table location: null");
+      if (tableLocation.endsWith("/")) {
+        tableLocation = tableLocation.substring(0, tableLocation.length() - 1);
+      }
+    }
+
+    private List<String> prefixes(PlanFiles plan) {
+      return plan.prefixes(tableLocation, metadataLocation, maxPrefixes);
+    }
   }
 }

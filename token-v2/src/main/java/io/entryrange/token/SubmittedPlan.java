@@ -2,7 +2,6 @@ package io.entryrange.token;
 
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -24,45 +23,31 @@ import org.apache.iceberg.rest.requests.PlanTableScanRequest;
  * <p>Thread-safe.
  */
 public final class SubmittedPlan implements Runnable {
-  private final TableIdentifier identifier;
+  private final PlanId id;
   private final Table table;
-  private final PlanTableScanRequest scan;
   private final long wholePlanFiles;
   private final Supplier<PlanOutcome> work;
-  private final Function<Exception, PlanOutcome> failed;
-  private final Supplier<PlanOutcome> cancelledOutcome;
-  private final CompletableFuture<PlanOutcome> outcome;
-  private final Runnable onDone;
+  private final CompletableFuture<PlanOutcome> outcome = new CompletableFuture<>();
   private boolean started;
   private boolean cancelled;
   private boolean interrupted;
   private Thread worker;
   private volatile Exception failure;
 
-  SubmittedPlan(
-      TableIdentifier identifier,
-      Table table,
-      PlanTableScanRequest scan,
-      long wholePlanFiles,
-      Supplier<PlanOutcome> work,
-      Function<Exception, PlanOutcome> failed,
-      Supplier<PlanOutcome> cancelledOutcome,
-      CompletableFuture<PlanOutcome> outcome,
-      Runnable onDone) {
-    this.identifier = identifier;
+  /**
+   * @param id the plan's id, carrying its scan
+   * @param work plans it; a failure is answered {@code failed}, a cancellation {@code cancelled}
+   */
+  SubmittedPlan(PlanId id, Table table, long wholePlanFiles, Supplier<PlanOutcome> work) {
+    this.id = id;
     this.table = table;
-    this.scan = scan;
     this.wholePlanFiles = wholePlanFiles;
     this.work = work;
-    this.failed = failed;
-    this.cancelledOutcome = cancelledOutcome;
-    this.outcome = outcome;
-    this.onDone = onDone;
   }
 
   /** The table the plan is of. */
   public TableIdentifier identifier() {
-    return identifier;
+    return id.table();
   }
 
   /** The table as it was loaded for the request that submitted the plan. */
@@ -72,7 +57,7 @@ public final class SubmittedPlan implements Runnable {
 
   /** The scan as requested, snapshot pinned; the caller's policy is applied when it runs. */
   public PlanTableScanRequest scan() {
-    return scan;
+    return id.scan();
   }
 
   /**
@@ -92,7 +77,7 @@ public final class SubmittedPlan implements Runnable {
       }
       started = true;
       if (cancelled) {
-        finish(cancelledOutcome.get());
+        finish(PlanOutcomes.cancelled(id.binding()));
         return;
       }
       worker = Thread.currentThread();
@@ -101,7 +86,10 @@ public final class SubmittedPlan implements Runnable {
     try {
       result = work.get();
     } catch (RuntimeException e) {
-      result = wasCancelled() ? cancelledOutcome.get() : failed.apply(e);
+      result =
+          wasCancelled()
+              ? PlanOutcomes.cancelled(id.binding())
+              : PlanOutcomes.failed(id.binding(), e);
     } finally {
       synchronized (this) {
         worker = null;
@@ -122,15 +110,20 @@ public final class SubmittedPlan implements Runnable {
     return Optional.ofNullable(failure);
   }
 
-  /** Ends it with {@code result} unless it has started: the host's runner would not take it. */
-  void refused(PlanOutcome result) {
+  /** What it comes to, once it has run, been refused or been cancelled before it ran. */
+  CompletableFuture<PlanOutcome> outcome() {
+    return outcome;
+  }
+
+  /** Ends it {@code failed} unless it has started: the host's runner would not take it. */
+  void refused(RuntimeException refusal) {
     synchronized (this) {
       if (started) {
         return;
       }
       started = true;
     }
-    finish(result);
+    finish(PlanOutcomes.failed(id.binding(), refusal));
   }
 
   /** Stops it: interrupts it while it runs, or makes it return at once when it is run. */
@@ -151,6 +144,5 @@ public final class SubmittedPlan implements Runnable {
   private void finish(PlanOutcome result) {
     failure = result.failure();
     outcome.complete(result);
-    onDone.run();
   }
 }

@@ -9,12 +9,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.function.Consumer;
-import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.rest.requests.PlanTableScanRequest;
 
 /**
  * The plans this replica was asked to plan in the background, and what they came to, by plan
@@ -72,37 +69,22 @@ final class SubmittedPlans implements AutoCloseable {
    * Has {@code id}'s plan planned by the host's runner, unless it is held here already (then
    * nothing is redone).
    *
-   * @param work plans it; its failures are turned into outcomes by {@code failed}
+   * @param id the plan's id, carrying its scan
+   * @param work plans it; a failure is answered {@code failed}, a cancellation {@code cancelled}
    * @return false when {@code maxPlans} plans are in flight: the caller plans it itself
    */
-  boolean submit(
-      PlanId id,
-      TableIdentifier ident,
-      Table table,
-      PlanTableScanRequest scan,
-      long wholePlanFiles,
-      Supplier<PlanOutcome> work,
-      Function<Exception, PlanOutcome> failed,
-      Supplier<PlanOutcome> cancelled) {
+  boolean submit(PlanId id, Table table, long wholePlanFiles, Supplier<PlanOutcome> work) {
     if (!slots.tryAcquire()) {
       return false;
     }
-    CompletableFuture<PlanOutcome> outcome = new CompletableFuture<>();
-    if (outcomes.asMap().putIfAbsent(id.nonce(), outcome) != null) {
+    SubmittedPlan plan = new SubmittedPlan(id, table, wholePlanFiles, work);
+    if (outcomes.asMap().putIfAbsent(id.nonce(), plan.outcome()) != null) {
       slots.release();
       return true;
     }
-    SubmittedPlan plan =
-        new SubmittedPlan(
-            ident,
-            table,
-            scan,
-            wholePlanFiles,
-            work,
-            failed,
-            cancelled,
-            outcome,
-            () -> {
+    plan.outcome()
+        .whenComplete(
+            (outcome, failure) -> {
               inFlight.remove(id.nonce());
               slots.release();
             });
@@ -110,7 +92,7 @@ final class SubmittedPlans implements AutoCloseable {
     try {
       runner.accept(plan);
     } catch (RuntimeException refused) {
-      plan.refused(failed.apply(refused));
+      plan.refused(refused);
     }
     return true;
   }

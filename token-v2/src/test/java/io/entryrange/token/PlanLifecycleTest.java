@@ -1,5 +1,6 @@
 package io.entryrange.token;
 
+import static io.entryrange.token.testing.Concurrently.onThreads;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -8,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.entryrange.planner.io.ForwardingFileIO;
 import io.entryrange.planner.testing.TestClock;
 import io.entryrange.planner.testing.TestTables;
+import io.entryrange.token.testing.MetadataOnlyFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
@@ -16,24 +18,16 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Queue;
-import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.stream.LongStream;
 import org.apache.iceberg.AppendFiles;
-import org.apache.iceberg.DataFiles;
-import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.ManifestFile;
-import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -48,7 +42,6 @@ import org.apache.iceberg.rest.responses.FetchPlanningResultResponse;
 import org.apache.iceberg.rest.responses.FetchScanTasksResponse;
 import org.apache.iceberg.rest.responses.PlanTableScanResponse;
 import org.apache.iceberg.rest.responses.PlanTableScanResponseParser;
-import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -65,10 +58,6 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(60)
 class PlanLifecycleTest {
   private static final TableIdentifier EVENTS = TableIdentifier.of("db", "events");
-  private static final Schema SCHEMA =
-      new Schema(
-          Types.NestedField.required(1, "id", Types.LongType.get()),
-          Types.NestedField.optional(2, "category", Types.StringType.get()));
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final int FILES = 12;
 
@@ -79,17 +68,13 @@ class PlanLifecycleTest {
   @BeforeEach
   void createTable() {
     catalog = TestTables.catalog("memory", Namespace.of("db"));
-    table = catalog.createTable(EVENTS, SCHEMA);
+    table = catalog.createTable(EVENTS, TestTables.SCHEMA);
     for (int commit = 0; commit < 3; commit += 1) {
       AppendFiles append = table.newAppend();
       for (int i = 0; i < FILES / 3; i += 1) {
         append.appendFile(
-            DataFiles.builder(table.spec())
-                .withPath("/wh/db/events/data/c" + commit + "-f" + i + ".parquet")
-                .withFormat(FileFormat.PARQUET)
-                .withFileSizeInBytes(100)
-                .withRecordCount(10)
-                .build());
+            MetadataOnlyFiles.dataFile(
+                table.spec(), "/wh/db/events/data/c" + commit + "-f" + i + ".parquet"));
       }
       append.commit();
     }
@@ -132,7 +117,7 @@ class PlanLifecycleTest {
           .isInstanceOf(NoSuchPlanIdException.class);
       assertThatThrownBy(() -> b.cancelPlan(EVENTS, table, planId, "bob"))
           .isInstanceOf(NoSuchPlanIdException.class);
-      Table other = catalog.createTable(TableIdentifier.of("db", "other"), SCHEMA);
+      Table other = catalog.createTable(TableIdentifier.of("db", "other"), TestTables.SCHEMA);
       assertThatThrownBy(
               () -> b.fetchPlanningResultReply(TableIdentifier.of("db", "other"), other, planId, "alice"))
           .isInstanceOf(NoSuchPlanIdException.class);
@@ -257,30 +242,6 @@ class PlanLifecycleTest {
       assertThat(onB).hasSize(1);
       onB.poll().run();
       assertThat(status(b, planId)).isEqualTo(PlanStatus.COMPLETED);
-    }
-  }
-
-  /** Runs {@code call} on {@code threads} threads at once, and gathers the results. */
-  private static <T> List<T> onThreads(int threads, Callable<T> call) throws Exception {
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
-    CyclicBarrier start = new CyclicBarrier(threads);
-    try {
-      List<Future<T>> futures = new ArrayList<>();
-      for (int i = 0; i < threads; i += 1) {
-        futures.add(
-            pool.submit(
-                () -> {
-                  start.await();
-                  return call.call();
-                }));
-      }
-      List<T> results = new ArrayList<>();
-      for (Future<T> future : futures) {
-        results.add(future.get(30, TimeUnit.SECONDS));
-      }
-      return results;
-    } finally {
-      pool.shutdownNow();
     }
   }
 

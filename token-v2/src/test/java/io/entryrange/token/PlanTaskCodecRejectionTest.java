@@ -46,9 +46,7 @@ class PlanTaskCodecRejectionTest {
         reject("trailing newline", valid + "\n"),
         reject("length 1 mod 4", valid.substring(0, valid.length() - valid.length() % 4) + "A"),
         reject("non-canonical final character", nonCanonicalTail()),
-        reject(
-            "oversize",
-            b64(RANGED.replace("{'table'", "{'pad':'" + "x".repeat(50_000) + "','table'"))),
+        reject("oversize", ranged("{'table'", "{'pad':'" + "x".repeat(50_000) + "','table'")),
         reject(
             "invalid UTF-8", b64(new byte[] {'{', '\'', (byte) 0xC3, 0x28, '\'', ':', '1', '}'})),
         reject("UTF-16 JSON", b64(RANGED.replace('\'', '"').getBytes(StandardCharsets.UTF_16BE))),
@@ -60,111 +58,97 @@ class PlanTaskCodecRejectionTest {
         reject("trailing garbage", b64(RANGED + "x")),
         reject("trailing second object", b64(RANGED + "{}")),
         reject("truncated object", b64(RANGED.substring(0, RANGED.length() - 1))),
-        reject(
-            "duplicate key",
-            b64(RANGED.replace("{'table':'db.t'", "{'table':'db.t','table':'db.u'"))),
-        reject(
-            "deep nesting", b64(RANGED.replace("{'table'", "{'x':" + nested(1000) + ",'table'"))),
-        reject(
-            "number too long",
-            b64(RANGED.replace(",'ranges'", ",'n':1" + "0".repeat(200) + ",'ranges'"))),
+        reject("duplicate key", ranged("{'table':'db.t'", "{'table':'db.t','table':'db.u'")),
+        reject("deep nesting", ranged("{'table'", "{'x':" + nested(1000) + ",'table'")),
+        reject("number too long", ranged(",'ranges'", ",'n':1" + "0".repeat(200) + ",'ranges'")),
         // kind
-        reject("both kinds", b64(RANGED.replace("'table'", "'offset':0,'limit':1,'table'"))),
+        reject("both kinds", ranged("'table'", "'offset':0,'limit':1,'table'")),
         reject("neither kind", b64("{'table':'db.t'," + SCAN + "}")),
-        reject("ranges and only a limit", b64(RANGED.replace("'table'", "'limit':1,'table'"))),
+        reject("ranges and only a limit", ranged("'table'", "'limit':1,'table'")),
         // table
-        reject("table missing", b64(RANGED.replace("'table':'db.t',", ""))),
-        reject("table as number", b64(RANGED.replace("'db.t'", "7"))),
-        reject("table null", b64(RANGED.replace("'db.t'", "null"))),
-        reject("table empty", b64(RANGED.replace("'db.t'", "''"))),
-        reject("table with empty level", b64(RANGED.replace("'db.t'", "'db..t'"))),
-        reject("table with trailing dot", b64(RANGED.replace("'db.t'", "'db.t.'"))),
+        reject("table missing", ranged("'table':'db.t',", "")),
+        reject("table as number", ranged("'db.t'", "7")),
+        reject("table null", ranged("'db.t'", "null")),
+        reject("table empty", ranged("'db.t'", "''")),
+        reject("table with empty level", ranged("'db.t'", "'db..t'")),
+        reject("table with trailing dot", ranged("'db.t'", "'db.t.'")),
         // snapshot id
-        reject("snapshot-id missing", b64(RANGED.replace("'snapshot-id':42,'scan'", "'scan'"))),
+        reject("snapshot-id missing", ranged("'snapshot-id':42,'scan'", "'scan'")),
         reject(
             "snapshot-id as string",
-            b64(RANGED.replace("'snapshot-id':42,'scan'", "'snapshot-id':'42','scan'"))),
-        reject(
-            "snapshot-id float",
-            b64(RANGED.replace("'snapshot-id':42,'scan'", "'snapshot-id':42.0,'scan'"))),
+            ranged("'snapshot-id':42,'scan'", "'snapshot-id':'42','scan'")),
+        reject("snapshot-id float", ranged("'snapshot-id':42,'scan'", "'snapshot-id':42.0,'scan'")),
         reject(
             "snapshot-id exponent",
-            b64(RANGED.replace("'snapshot-id':42,'scan'", "'snapshot-id':4.2e1,'scan'"))),
+            ranged("'snapshot-id':42,'scan'", "'snapshot-id':4.2e1,'scan'")),
         reject(
             "snapshot-id overflow",
-            b64(
-                RANGED.replace(
-                    "'snapshot-id':42,'scan'", "'snapshot-id':9223372036854775808,'scan'"))),
+            ranged("'snapshot-id':42,'scan'", "'snapshot-id':9223372036854775808,'scan'")),
         reject(
             "snapshot-id mismatch with scan",
-            b64(RANGED.replace("'snapshot-id':42,'scan'", "'snapshot-id':43,'scan'"))),
-        reject("scan without snapshot-id", b64(RANGED.replace(SCAN, "'scan':{}"))),
-        reject(
-            "scan snapshot-id as string", b64(RANGED.replace(SCAN, "'scan':{'snapshot-id':'42'}"))),
+            ranged("'snapshot-id':42,'scan'", "'snapshot-id':43,'scan'")),
+        reject("scan without snapshot-id", ranged(SCAN, "'scan':{}")),
+        reject("scan snapshot-id as string", ranged(SCAN, "'scan':{'snapshot-id':'42'}")),
         // scan
-        reject("scan missing", b64(RANGED.replace("," + SCAN, ""))),
-        reject("scan not an object", b64(RANGED.replace(SCAN, "'scan':'select *'"))),
-        reject("scan null", b64(WINDOWED.replace(SCAN, "'scan':null"))),
+        reject("scan missing", ranged("," + SCAN, "")),
+        reject("scan not an object", ranged(SCAN, "'scan':'select *'")),
+        reject("scan null", windowed(SCAN, "'scan':null")),
         reject(
             "scan with invalid filter",
-            b64(RANGED.replace(SCAN, "'scan':{'snapshot-id':42,'filter':{'type':'frobnicate'}}"))),
-        reject(
-            "scan with null filter",
-            b64(RANGED.replace(SCAN, "'scan':{'snapshot-id':42,'filter':null}"))),
-        reject(
-            "scan select not an array",
-            b64(RANGED.replace(SCAN, "'scan':{'snapshot-id':42,'select':'a'}"))),
+            ranged(SCAN, "'scan':{'snapshot-id':42,'filter':{'type':'frobnicate'}}")),
+        reject("scan with null filter", ranged(SCAN, "'scan':{'snapshot-id':42,'filter':null}")),
+        reject("scan select not an array", ranged(SCAN, "'scan':{'snapshot-id':42,'select':'a'}")),
         reject(
             "scan incremental and pinned",
-            b64(
-                WINDOWED.replace(
-                    SCAN, "'scan':{'snapshot-id':42,'start-snapshot-id':1,'end-snapshot-id':2}"))),
+            windowed(SCAN, "'scan':{'snapshot-id':42,'start-snapshot-id':1,'end-snapshot-id':2}")),
         reject(
-            "scan negative min-rows-requested",
-            b64(WINDOWED.replace(SCAN, "'scan':{'min-rows-requested':-1}"))),
+            "scan negative min-rows-requested", windowed(SCAN, "'scan':{'min-rows-requested':-1}")),
         // ranges
-        reject("ranges not an array", b64(RANGED.replace("[" + RANGE + "]", RANGE))),
-        reject("ranges null", b64(RANGED.replace("[" + RANGE + "]", "null"))),
-        reject("ranges empty", b64(RANGED.replace("[" + RANGE + "]", "[]"))),
-        reject("range not an object", b64(RANGED.replace(RANGE, "40"))),
-        reject("manifest not a string", b64(RANGED.replace("'manifest':'m'", "'manifest':1"))),
-        reject("manifest missing", b64(RANGED.replace("'manifest':'m',", ""))),
-        reject("empty manifest", b64(RANGED.replace("'manifest':'m'", "'manifest':''"))),
-        reject("entry-start == entry-end", b64(RANGED.replace("'entry-end':60", "'entry-end':40"))),
-        reject("negative entry-start", b64(RANGED.replace("'entry-start':40", "'entry-start':-1"))),
-        reject(
-            "entry-start > entry-end", b64(RANGED.replace("'entry-start':40", "'entry-start':61"))),
-        reject("entry-end as string", b64(RANGED.replace("'entry-end':60", "'entry-end':'60'"))),
-        reject("entry-end float", b64(RANGED.replace("'entry-end':60", "'entry-end':60.5"))),
-        reject(
-            "entry-end overflow",
-            b64(RANGED.replace("'entry-end':60", "'entry-end':99999999999999999999"))),
+        reject("ranges not an array", ranged("[" + RANGE + "]", RANGE)),
+        reject("ranges null", ranged("[" + RANGE + "]", "null")),
+        reject("ranges empty", ranged("[" + RANGE + "]", "[]")),
+        reject("range not an object", ranged(RANGE, "40")),
+        reject("manifest not a string", ranged("'manifest':'m'", "'manifest':1")),
+        reject("manifest missing", ranged("'manifest':'m',", "")),
+        reject("empty manifest", ranged("'manifest':'m'", "'manifest':''")),
+        reject("entry-start == entry-end", ranged("'entry-end':60", "'entry-end':40")),
+        reject("negative entry-start", ranged("'entry-start':40", "'entry-start':-1")),
+        reject("entry-start > entry-end", ranged("'entry-start':40", "'entry-start':61")),
+        reject("entry-end as string", ranged("'entry-end':60", "'entry-end':'60'")),
+        reject("entry-end float", ranged("'entry-end':60", "'entry-end':60.5")),
+        reject("entry-end overflow", ranged("'entry-end':60", "'entry-end':99999999999999999999")),
         reject(
             "overlapping ranges of one manifest",
-            b64(
-                RANGED.replace(
-                    RANGE, RANGE + ",{'manifest':'m','entry-start':59,'entry-end':70}"))),
-        reject("duplicate range", b64(RANGED.replace(RANGE, RANGE + "," + RANGE))),
+            ranged(RANGE, RANGE + ",{'manifest':'m','entry-start':59,'entry-end':70}")),
+        reject("duplicate range", ranged(RANGE, RANGE + "," + RANGE)),
         reject("65 ranges with the default cap", ranges(65)),
         // offset and limit
-        reject("offset negative", b64(WINDOWED.replace("'offset':100", "'offset':-1"))),
-        reject("limit zero", b64(WINDOWED.replace("'limit':100", "'limit':0"))),
-        reject("limit negative", b64(WINDOWED.replace("'limit':100", "'limit':-5"))),
-        reject("offset as string", b64(WINDOWED.replace("'offset':100", "'offset':'100'"))),
-        reject("offset float", b64(WINDOWED.replace("'offset':100", "'offset':1.5"))),
-        reject("offset beyond int", b64(WINDOWED.replace("'offset':100", "'offset':2147483648"))),
-        reject("offset huge", b64(WINDOWED.replace("'offset':100", "'offset':1" + "0".repeat(40)))),
-        reject(
-            "offset + limit overflow",
-            b64(WINDOWED.replace("'offset':100", "'offset':2147483600"))),
-        reject("limit missing", b64(WINDOWED.replace("'limit':100,", ""))),
-        reject("offset missing", b64(WINDOWED.replace("'offset':100,", ""))));
+        reject("offset negative", windowed("'offset':100", "'offset':-1")),
+        reject("limit zero", windowed("'limit':100", "'limit':0")),
+        reject("limit negative", windowed("'limit':100", "'limit':-5")),
+        reject("offset as string", windowed("'offset':100", "'offset':'100'")),
+        reject("offset float", windowed("'offset':100", "'offset':1.5")),
+        reject("offset beyond int", windowed("'offset':100", "'offset':2147483648")),
+        reject("offset huge", windowed("'offset':100", "'offset':1" + "0".repeat(40))),
+        reject("offset + limit overflow", windowed("'offset':100", "'offset':2147483600")),
+        reject("limit missing", windowed("'limit':100,", "")),
+        reject("offset missing", windowed("'offset':100,", "")));
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("forgeries")
   void decodesToEmpty(String name, String planTask) {
     assertThat(codec.decode(planTask)).isEmpty();
+  }
+
+  /** The range plan task baseline with {@code from} replaced by {@code to}, encoded. */
+  private static String ranged(String from, String to) {
+    return b64(RANGED.replace(from, to));
+  }
+
+  /** The offset plan task baseline with {@code from} replaced by {@code to}, encoded. */
+  private static String windowed(String from, String to) {
+    return b64(WINDOWED.replace(from, to));
   }
 
   private static Arguments reject(String name, String planTask) {
@@ -181,7 +165,7 @@ class PlanTaskCodecRejectionTest {
         IntStream.range(0, count)
             .mapToObj(i -> "{'manifest':'m" + i + "','entry-start':0,'entry-end':1}")
             .collect(Collectors.joining(","));
-    return b64(RANGED.replace("[" + RANGE + "]", "[" + ranges + "]"));
+    return ranged("[" + RANGE + "]", "[" + ranges + "]");
   }
 
   /** A valid plan task with the lowest, unused bit of its last character set. */
@@ -189,7 +173,7 @@ class PlanTaskCodecRejectionTest {
     String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
     String valid = b64(RANGED);
     while (valid.length() % 4 == 0) {
-      valid = b64(RANGED.replace("'m'", "'m" + valid.length() + "'"));
+      valid = ranged("'m'", "'m" + valid.length() + "'");
     }
     int last = alphabet.indexOf(valid.charAt(valid.length() - 1));
     return valid.substring(0, valid.length() - 1) + alphabet.charAt(last ^ 1);

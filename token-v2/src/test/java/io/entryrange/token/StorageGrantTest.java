@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.entryrange.planner.testing.TestClock;
 import io.entryrange.planner.testing.TestTables;
+import io.entryrange.token.testing.MetadataOnlyFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -23,14 +24,12 @@ import java.util.concurrent.Future;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.DataFile;
-import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileMetadata;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.PartitionSpec;
-import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.catalog.Namespace;
@@ -46,7 +45,6 @@ import org.apache.iceberg.rest.credentials.ImmutableCredential;
 import org.apache.iceberg.rest.requests.PlanTableScanRequest;
 import org.apache.iceberg.rest.responses.LoadCredentialsResponse;
 import org.apache.iceberg.rest.responses.PlanTableScanResponse;
-import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -64,12 +62,8 @@ import org.junit.jupiter.api.Timeout;
 class StorageGrantTest {
   private static final TableIdentifier EVENTS = TableIdentifier.of("db", "events");
   private static final TableIdentifier OTHER = TableIdentifier.of("db", "other");
-  private static final Schema SCHEMA =
-      new Schema(
-          Types.NestedField.required(1, "id", Types.LongType.get()),
-          Types.NestedField.required(2, "category", Types.StringType.get()));
   private static final PartitionSpec SPEC =
-      PartitionSpec.builderFor(SCHEMA).identity("category").build();
+      PartitionSpec.builderFor(TestTables.SCHEMA).identity("category").build();
   private static final Expression ONLY_A = Expressions.equal("category", "a");
   private static final ScanPolicy POLICY =
       (principal, ident, table, requested) ->
@@ -87,20 +81,20 @@ class StorageGrantTest {
   @BeforeEach
   void createTables() {
     catalog = TestTables.catalog("memory", Namespace.of("db"));
-    table = catalog.createTable(EVENTS, SCHEMA, SPEC, Map.of(TableProperties.FORMAT_VERSION, "2"));
+    table =
+        catalog.createTable(
+            EVENTS, TestTables.SCHEMA, SPEC, Map.of(TableProperties.FORMAT_VERSION, "2"));
     List<DataFile> files = new ArrayList<>();
     for (int commit = 0; commit < 2; commit += 1) {
       AppendFiles append = table.newAppend();
       for (String category : List.of("a", "b")) {
         for (int i = 0; i < 3; i += 1) {
+          String partition = "category=" + category;
           DataFile file =
-              DataFiles.builder(SPEC)
-                  .withPath(table.location() + "/data/category=" + category + "/c" + commit + i + ".parquet")
-                  .withPartitionPath("category=" + category)
-                  .withFormat(FileFormat.PARQUET)
-                  .withFileSizeInBytes(100)
-                  .withRecordCount(10)
-                  .build();
+              MetadataOnlyFiles.dataFile(
+                  SPEC,
+                  table.location() + "/data/" + partition + "/c" + commit + i + ".parquet",
+                  partition);
           files.add(file);
           append.appendFile(file);
         }
@@ -118,15 +112,10 @@ class StorageGrantTest {
             .build();
     table.newRowDelta().addDeletes(deletes).commit();
     table = catalog.loadTable(EVENTS);
-    other = catalog.createTable(OTHER, SCHEMA);
-    other.newAppend()
-        .appendFile(
-            DataFiles.builder(other.spec())
-                .withPath(other.location() + "/data/x.parquet")
-                .withFormat(FileFormat.PARQUET)
-                .withFileSizeInBytes(100)
-                .withRecordCount(10)
-                .build())
+    other = catalog.createTable(OTHER, TestTables.SCHEMA);
+    other
+        .newAppend()
+        .appendFile(MetadataOnlyFiles.dataFile(other.spec(), other.location() + "/data/x.parquet"))
         .commit();
   }
 

@@ -3,20 +3,14 @@ package io.entryrange.token;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.entryrange.planner.testing.TestTables;
+import io.entryrange.token.testing.Concurrently;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -65,16 +59,12 @@ class SubmittedPlansTest {
   private boolean submit(SubmittedPlans plans, PlanId id) {
     return plans.submit(
         id,
-        EVENTS,
         table,
-        SCAN,
         0,
         () -> {
           planned.incrementAndGet();
           return PlanOutcomes.cancelled(id.binding());
-        },
-        failure -> PlanOutcomes.failed(id.binding(), failure),
-        () -> PlanOutcomes.cancelled(id.binding()));
+        });
   }
 
   /**
@@ -99,21 +89,7 @@ class SubmittedPlansTest {
     PlanId id = ids.issue(EVENTS, table, SCAN, "alice");
     int threads = 16;
     try (SubmittedPlans plans = plans(threads, runs)) {
-      ExecutorService pool = Executors.newFixedThreadPool(threads);
-      CyclicBarrier start = new CyclicBarrier(threads);
-      List<Future<Boolean>> taken = new ArrayList<>();
-      for (int i = 0; i < threads; i += 1) {
-        taken.add(
-            pool.submit(
-                () -> {
-                  start.await();
-                  return submit(plans, id);
-                }));
-      }
-      for (Future<Boolean> each : taken) {
-        assertThat(each.get(30, TimeUnit.SECONDS)).isTrue();
-      }
-      pool.shutdownNow();
+      assertThat(Concurrently.onThreads(threads, () -> submit(plans, id))).containsOnly(true);
       assertThat(runs).hasSize(1);
       runs.poll().run();
       runs.forEach(SubmittedPlan::run);

@@ -39,25 +39,32 @@ import org.apache.iceberg.rest.responses.ErrorResponse;
  * host to log it with its stack trace, which never goes into a response.
  */
 public final class ErrorResponses {
-  private record Mapping(Class<? extends Exception> type, int status) {}
+  /** A status and the failures answered with it, each under its own name. */
+  private record Mapping(int status, List<Class<? extends Exception>> types) {}
 
   /** Checked in order, so a subclass comes before its superclass. */
   private static final List<Mapping> MAPPINGS =
       List.of(
-          new Mapping(NotAuthorizedException.class, 401),
-          new Mapping(ForbiddenException.class, 403),
-          new Mapping(NoSuchNamespaceException.class, 404),
-          new Mapping(NoSuchTableException.class, 404),
-          new Mapping(NoSuchPlanTaskException.class, 404),
-          new Mapping(NoSuchPlanIdException.class, 404),
-          new Mapping(AlreadyExistsException.class, 409),
-          new Mapping(NamespaceNotEmptyException.class, 409),
-          new Mapping(CommitFailedException.class, 409),
-          new Mapping(UnsupportedOperationException.class, 406),
-          new Mapping(BodyTooLargeException.class, 413),
-          new Mapping(BadRequestException.class, 400),
-          new Mapping(ValidationException.class, 400),
-          new Mapping(IllegalArgumentException.class, 400));
+          mapping(401, NotAuthorizedException.class),
+          mapping(403, ForbiddenException.class),
+          mapping(
+              404,
+              NoSuchNamespaceException.class,
+              NoSuchTableException.class,
+              NoSuchPlanTaskException.class,
+              NoSuchPlanIdException.class),
+          mapping(
+              409,
+              AlreadyExistsException.class,
+              NamespaceNotEmptyException.class,
+              CommitFailedException.class),
+          mapping(406, UnsupportedOperationException.class),
+          mapping(413, BodyTooLargeException.class),
+          mapping(
+              400,
+              BadRequestException.class,
+              ValidationException.class,
+              IllegalArgumentException.class));
 
   private ErrorResponses() {}
 
@@ -98,20 +105,30 @@ public final class ErrorResponses {
 
   private static Optional<ErrorResponse> mapped(Exception failure) {
     for (Mapping mapping : MAPPINGS) {
-      if (mapping.type().isInstance(failure)) {
-        // an exception without a message (Guava's, a FileIO's refusal) still names what it is
-        String message =
-            failure.getMessage() != null
-                ? failure.getMessage()
-                : failure.getClass().getSimpleName() + " without a message";
-        if (failure instanceof InvalidPathException invalid) {
-          // its message is the whole path the server built, the server's own directories included
-          message = "Invalid name: the server cannot make it a file name (" + invalid.getReason() + ")";
+      for (Class<? extends Exception> type : mapping.types()) {
+        if (type.isInstance(failure)) {
+          return Optional.of(error(mapping.status(), type.getSimpleName(), message(failure)));
         }
-        return Optional.of(error(mapping.status(), mapping.type().getSimpleName(), message));
       }
     }
     return Optional.empty();
+  }
+
+  /** What the answer says of {@code failure}, which is one of the mapped ones. */
+  private static String message(Exception failure) {
+    if (failure instanceof InvalidPathException invalid) {
+      // its message is the whole path the server built, the server's own directories included
+      return "Invalid name: the server cannot make it a file name (" + invalid.getReason() + ")";
+    }
+    // an exception without a message (Guava's, a FileIO's refusal) still names what it is
+    return failure.getMessage() != null
+        ? failure.getMessage()
+        : failure.getClass().getSimpleName() + " without a message";
+  }
+
+  @SafeVarargs
+  private static Mapping mapping(int status, Class<? extends Exception>... types) {
+    return new Mapping(status, List.of(types));
   }
 
   static ErrorResponse error(int status, String type, String message) {
