@@ -48,8 +48,8 @@ import org.apache.iceberg.util.JsonUtil;
  * {@code --async expensive} and {@code --async saturated} submit). A client whose plan is {@code
  * submitted} polls it as Iceberg's Java client does (at once, then after 1, 2, 4 ... s, at most 60
  * s apart); every plan that completes is checked, its inline tasks and every plan task redeemed
- * (a 503 retried after its {@code Retry-After}), against Iceberg's own {@code planFiles()} of the
- * same scan on the warehouse, as multisets of task JSON.
+ * (a 503 retried after 1 s, the {@code Retry-After} the fixture server sends), against Iceberg's
+ * own {@code planFiles()} of the same scan on the warehouse, as multisets of task JSON.
  *
  * <p>Prints the plan answers by first status, how many completed and how many exactly, the time
  * until the last answer, and the config latencies (p50, p99, max).
