@@ -4,10 +4,16 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Table;
 
 /** Data files that exist only in a table's metadata: what planning tests plan and never read. */
 public final class MetadataOnlyFiles {
   private MetadataOnlyFiles() {}
+
+  /** A file {@code data/<name>.parquet} of {@code table}'s current spec, as below. */
+  public static DataFile dataFile(Table table, String name) {
+    return dataFile(table.spec(), table.location() + "/data/" + name + ".parquet");
+  }
 
   /** A Parquet file of 100 bytes and 10 rows at {@code location}, in no partition. */
   public static DataFile dataFile(PartitionSpec spec, String location) {
