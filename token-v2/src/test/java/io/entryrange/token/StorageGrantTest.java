@@ -1,5 +1,6 @@
 package io.entryrange.token;
 
+import static io.entryrange.token.testing.Concurrently.onThreads;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -17,10 +18,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.DataFile;
@@ -115,7 +113,7 @@ class StorageGrantTest {
     other = catalog.createTable(OTHER, TestTables.SCHEMA);
     other
         .newAppend()
-        .appendFile(MetadataOnlyFiles.dataFile(other.spec(), other.location() + "/data/x.parquet"))
+        .appendFile(MetadataOnlyFiles.dataFile(other, "x"))
         .commit();
   }
 
@@ -205,27 +203,21 @@ class StorageGrantTest {
       plan(a, "alice");
       String token = vended.get(0).token();
       Set<String> expected = icebergFiles(ONLY_A);
-      ExecutorService threads = Executors.newFixedThreadPool(16);
-      try {
-        CountDownLatch start = new CountDownLatch(1);
-        List<Future<Boolean>> answers = new ArrayList<>();
-        for (int i = 0; i < 64; i += 1) {
-          String location = new ArrayList<>(everyObject()).get(i % everyObject().size());
-          answers.add(
-              threads.submit(
-                  () -> {
-                    start.await();
-                    Optional<StorageGrant> grant = b.grant(token, this::load);
-                    return grant.orElseThrow().covers(location) == expected.contains(location);
-                  }));
-        }
-        start.countDown();
-        for (Future<Boolean> answer : answers) {
-          assertThat(answer.get()).isTrue();
-        }
-      } finally {
-        threads.shutdownNow();
-      }
+      List<String> objects = new ArrayList<>(everyObject());
+      AtomicInteger next = new AtomicInteger();
+      List<Boolean> answers =
+          onThreads(
+              16,
+              () -> {
+                boolean right = true;
+                for (int i = 0; i < 4; i += 1) {
+                  String location = objects.get(next.getAndIncrement() % objects.size());
+                  Optional<StorageGrant> grant = b.grant(token, this::load);
+                  right &= grant.orElseThrow().covers(location) == expected.contains(location);
+                }
+                return right;
+              });
+      assertThat(answers).hasSize(16).containsOnly(true);
       assertThat(b.metrics().fileSetBuilds()).as("one build on B").isEqualTo(1);
       assertThat(b.metrics().fullPlans()).as("by one whole plan").isEqualTo(1);
     }
